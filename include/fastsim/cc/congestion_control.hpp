@@ -1,0 +1,85 @@
+// The congestion-control interface: the algorithm decides the window only.
+// Follows Linux's tcp_congestion_ops split (the TCP sender owns sequence space, ACK
+// clocking, loss detection, recovery, timers and RTT estimation) and ns-3's
+// "return ssthresh, don't set it". Events and their data follow
+// specs/algorithms.md, "Common machinery".
+// - Delayed ACKs reach the algorithm as newly_acked = 2: algorithms never assume one
+//   ACK per packet.
+// - Windows are fractional packets.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fastsim/core/time.hpp"
+
+namespace fastsim::cc {
+
+/// Sender state as the algorithm sees it.
+enum class CaState : uint8_t { Open, Recovery, Loss };
+
+/// Round-trip statistics kept by the sender.
+struct RttView {
+  std::optional<Duration> srtt;    ///< RFC 6298 smoothed RTT, once a sample exists
+  std::optional<Duration> min_rtt; ///< smallest sample ever (baseRTT)
+  std::optional<Duration> latest;  ///< most recent sample
+};
+
+/// A read-only view of the flow handed to every callback.
+struct FlowView {
+  Time now;
+  double in_flight_pkts = 0;    ///< packets believed in the network (RFC 6675 "pipe")
+  const RttView* rtt = nullptr;
+  CaState state = CaState::Open;
+  bool cwnd_limited = true;     ///< the window, not the application or rwnd, limited the last send
+  uint64_t round = 0;           ///< RTT rounds completed (a round ends when its first packet is acked)
+};
+
+/// The two window variables the algorithm owns.
+struct Window {
+  double cwnd_pkts = 10;
+  double ssthresh_pkts = 1e18;
+};
+
+struct AckEvent {
+  uint32_t newly_acked = 0;          ///< packets newly covered by the cumulative ACK
+  std::optional<Duration> rtt_sample;///< Karn-filtered sample (absent for retransmitted segments)
+  bool in_recovery = false;
+  bool round_start = false;          ///< this ACK ended a round (once per RTT)
+};
+
+struct LossResponse {
+  double ssthresh_pkts = 2;
+  double cwnd_pkts = 2;  ///< window to use while recovering (and after, unless on_recovery_exit changes it)
+};
+
+/// Extra algorithm-specific columns for the per-flow trace.
+struct TraceColumns {
+  std::vector<std::string> names;
+  std::vector<double> values;
+};
+
+class CongestionControl {
+ public:
+  virtual ~CongestionControl() = default;
+  /// A cumulative ACK advanced snd_una.
+  virtual void on_ack(const FlowView& flow, Window& w, const AckEvent& ack) = 0;
+  /// A duplicate ACK arrived (`dupacks` so far in this run of duplicates).
+  virtual void on_dupack(const FlowView& /*flow*/, Window& /*w*/, uint32_t /*dupacks*/) {}
+  /// Fast retransmit begins: return the new ssthresh and window.
+  [[nodiscard]] virtual LossResponse on_loss(const FlowView& flow, const Window& w) = 0;
+  /// The ACK that ends fast recovery has arrived; the sender has set cwnd = ssthresh.
+  virtual void on_recovery_exit(const FlowView& /*flow*/, Window& /*w*/) {}
+  /// The retransmission timer fired: default ssthresh = max(cwnd/2, 2), cwnd = 1.
+  [[nodiscard]] virtual LossResponse on_timeout(const FlowView& flow, const Window& w);
+  /// A data packet leaves the sender.
+  virtual void on_send(const FlowView& /*flow*/, uint64_t /*seq*/, bool /*retransmission*/) {}
+  /// Names of the algorithm's extra trace columns (fixed for the run).
+  [[nodiscard]] virtual std::vector<std::string> trace_columns() const { return {}; }
+  /// Values of the extra trace columns, in the order of trace_columns().
+  virtual void snapshot(std::vector<double>& /*values*/) const {}
+};
+
+}  // namespace fastsim::cc

@@ -1,0 +1,53 @@
+// The typed scenario: what a scenario file says, parsed once, with defaults filled in
+// and shorthands (dumbbell, count) expanded into explicit nodes, links and flows.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "fastsim/cc/params.hpp"
+#include "fastsim/core/time.hpp"
+#include "fastsim/net/link.hpp"
+#include "fastsim/tcp/tcp_config.hpp"
+
+namespace fastsim::config {
+
+struct LinkSpec {
+  net::LinkConfig link;
+  std::string from;
+  std::string to;
+  bool monitor = false;
+};
+
+struct FlowSpec {
+  std::string id;
+  std::string algorithm;
+  cc::ParamValues params;
+  std::string src;
+  std::string dst;
+  std::vector<std::string> route;  ///< explicit node list (src ... dst), empty = shortest path
+  Duration start;
+  std::optional<Duration> stop;
+  std::optional<uint64_t> size_bytes;  ///< finite flow; absent = bulk
+  tcp::TcpConfig tcp;
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  uint64_t seed = 1;
+  Duration duration;
+  Duration sample_interval = Duration::seconds_int(1);
+  Duration warmup;  ///< left out at the start of every equilibrium interval
+  std::vector<std::string> nodes;
+  std::vector<LinkSpec> links;
+  std::vector<FlowSpec> flows;
+  std::string bottleneck;     ///< link id used for interval utilization
+  nlohmann::json resolved;    ///< the input with defaults filled in (echoed in summary.json)
+};
+
+}  // namespace fastsim::config

@@ -1,0 +1,33 @@
+// Parsing of quantities in scenario files: a JSON number in SI base units
+// (seconds, bits/s, bytes) or a string with a unit.
+// - durations: "100ms", "1.5s", "250us", "10ns", "2min" (also "h");
+// - rates: "800Mbps", "1Gbps", "10kbps", "2.5Gbit/s" (bits only; k/M/G/T are powers of 1000);
+// - sizes: "1460B", "64KB", "1.5MB", "2GB" (powers of 1000) and "KiB", "MiB", "GiB" (1024);
+// - buffers: a size, or packets as "2000pkt" / "2000pkts" / "2000packets".
+// Each returns the value or an error message naming the expected form.
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "fastsim/core/time.hpp"
+#include "fastsim/core/units.hpp"
+#include "fastsim/net/link.hpp"
+
+namespace fastsim::config {
+
+template <class T>
+using Parsed = std::variant<T, std::string>;  ///< value, or what was wrong
+
+Parsed<Duration> parse_duration(const nlohmann::json& j);
+Parsed<Rate> parse_rate(const nlohmann::json& j);
+Parsed<uint64_t> parse_size(const nlohmann::json& j);
+Parsed<net::BufferLimit> parse_buffer(const nlohmann::json& j);
+
+/// Formats for summaries and messages: "100ms", "800Mbps".
+std::string format_duration(Duration d);
+std::string format_rate(Rate r);
+
+}  // namespace fastsim::config

@@ -1,0 +1,49 @@
+// An intrusive, reusable simulation event (OMNeT++/htsim style).
+// - Components own their events as members (link head arrival, RTO, delayed-ACK
+//   timer, sampler tick); nothing is allocated to schedule one.
+// - The event stores its own heap index so cancel and reschedule are O(log n).
+// - Ordering is (time, seq): seq is assigned when the event is (re)scheduled, so
+//   simultaneous events fire in scheduling order (ns-3's FIFO tie-break).
+#pragma once
+
+#include <cstdint>
+
+#include "fastsim/core/time.hpp"
+
+namespace fastsim {
+
+class EventQueue;
+
+class Event {
+ public:
+  Event() = default;
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  virtual ~Event() = default;
+
+  /// Called by the simulator when the event's time is reached.
+  virtual void fire() = 0;
+
+  [[nodiscard]] bool scheduled() const { return index_ != kNotScheduled; }
+  [[nodiscard]] Time time() const { return time_; }
+
+ private:
+  friend class EventQueue;
+  static constexpr uint32_t kNotScheduled = UINT32_MAX;
+  Time time_;
+  uint64_t seq_ = 0;
+  uint32_t index_ = kNotScheduled;
+};
+
+/// An event that calls a member function of its owner: `MemberEvent<Link, &Link::on_arrival>`.
+template <class Owner, void (Owner::*Method)()>
+class MemberEvent final : public Event {
+ public:
+  explicit MemberEvent(Owner* owner) : owner_(owner) {}
+  void fire() override { (owner_->*Method)(); }
+
+ private:
+  Owner* owner_;
+};
+
+}  // namespace fastsim

@@ -1,0 +1,53 @@
+// The simulation kernel: current time, the pending-event set and the run loop.
+// Passed by reference to every component; never a singleton, so tests and
+// in-process sweeps can hold several at once.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "fastsim/core/event_queue.hpp"
+
+namespace fastsim {
+
+class Simulator {
+ public:
+  Simulator();
+  ~Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+
+  [[nodiscard]] Time now() const { return now_; }
+  [[nodiscard]] uint64_t events_processed() const { return events_; }
+
+  /// Schedules (or moves) `ev` at absolute time `t` (>= now).
+  void schedule_at(Event& ev, Time t) { queue_.schedule(ev, t); }
+  void schedule_in(Event& ev, Duration d) { queue_.schedule(ev, now_ + d); }
+  void cancel(Event& ev) { queue_.cancel(ev); }
+
+  /// Runs `fn` once at `t`. Allocates: for rare setup events (flow start/stop), not the packet path.
+  void call_at(Time t, std::function<void()> fn);
+
+  /// Fires events in (time, seq) order until the next one is later than `end` or none are left.
+  /// Leaves now() == end unless stopped early. `on_progress` (optional) is called every
+  /// `progress_every` events.
+  void run_until(Time end, const std::function<void()>& on_progress = {},
+                 uint64_t progress_every = 1u << 22);
+
+  /// Makes run_until return after the current event.
+  void stop() { stop_requested_ = true; }
+
+  [[nodiscard]] size_t pending() const { return queue_.size(); }
+
+ private:
+  class CallbackEvent;
+  EventQueue queue_;
+  Time now_ = Time::zero();
+  uint64_t events_ = 0;
+  bool stop_requested_ = false;
+  std::vector<std::unique_ptr<CallbackEvent>> callbacks_;
+};
+
+}  // namespace fastsim

@@ -1,0 +1,88 @@
+// One simulation run: builds the network and flows from a Scenario, runs it, samples
+// traces, computes the metrics and writes the outputs (traces, summary.json).
+// Components are wired as: sender -> access link -> router ... -> receiver, with ACKs
+// on the reverse route (see docs/architecture.md).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fastsim/config/scenario.hpp"
+#include "fastsim/core/simulator.hpp"
+#include "fastsim/net/link.hpp"
+#include "fastsim/net/packet_pool.hpp"
+#include "fastsim/run/results.hpp"
+#include "fastsim/tcp/tcp_receiver.hpp"
+#include "fastsim/tcp/tcp_sender.hpp"
+
+namespace fastsim::run {
+
+/// A flow's runtime pieces.
+struct FlowRuntime {
+  const config::FlowSpec* spec = nullptr;
+  net::RouteCounters data_counters;
+  net::RouteCounters ack_counters;
+  net::Route data_route;
+  net::Route ack_route;
+  std::unique_ptr<tcp::TcpSender> sender;
+  std::unique_ptr<tcp::TcpReceiver> receiver;
+  bool started = false;
+  std::optional<Time> ended;       ///< stop or completion time
+  uint64_t delivered_at_last_sample = 0;
+  std::vector<double> goodput_samples_bps;
+};
+
+struct RunOptions {
+  std::string out_dir;  ///< empty: no files written (tests)
+  /// Called every few million events with (simulated seconds, events so far).
+  std::function<void(double, uint64_t)> on_progress;
+};
+
+class Experiment {
+ public:
+  explicit Experiment(const config::Scenario& scenario, std::string version = FASTSIM_VERSION);
+  ~Experiment();
+  Experiment(const Experiment&) = delete;
+  Experiment& operator=(const Experiment&) = delete;
+
+  /// Runs to the scenario's duration, computes results, writes outputs if asked.
+  const RunResult& run(const RunOptions& options = {});
+  /// Runs only up to `t` (tests); call run() afterwards to finish, or inspect.
+  void run_until(Time t);
+
+  [[nodiscard]] const RunResult& result() const { return result_; }
+  [[nodiscard]] Simulator& sim() { return sim_; }
+  [[nodiscard]] net::PacketPool& pool() { return pool_; }
+  [[nodiscard]] net::Link& link(const std::string& id) { return *links_.at(id); }
+  [[nodiscard]] std::vector<std::string> link_ids() const { return link_order_; }
+  [[nodiscard]] size_t flow_count() const { return flows_.size(); }
+  [[nodiscard]] FlowRuntime& flow(size_t i) { return *flows_[i]; }
+  /// Packets of a route currently on any link (waiting, serializing or propagating).
+  [[nodiscard]] uint64_t packets_on_links(const net::Route& r) const;
+  /// The summary.json document for the current result.
+  [[nodiscard]] nlohmann::json summary_json() const;
+
+ private:
+  class Sampler;
+  void build_network();
+  void build_flows();
+  void finish_flow(FlowRuntime& f, Time t);
+  void compute_results(double wall_s);
+  void write_outputs(const std::string& dir) const;
+
+  const config::Scenario& scenario_;
+  std::string version_;
+  Simulator sim_;
+  net::PacketPool pool_;
+  std::map<std::string, std::unique_ptr<net::Link>> links_;
+  std::vector<std::string> link_order_;
+  std::vector<std::unique_ptr<FlowRuntime>> flows_;
+  std::unique_ptr<Sampler> sampler_;
+  RunResult result_;
+};
+
+}  // namespace fastsim::run

@@ -1,0 +1,77 @@
+// What a run measured: per-flow, per-link and per-interval results, from which
+// summary.json is written and tests assert.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace fastsim::run {
+
+struct FlowResult {
+  std::string id;
+  std::string algorithm;
+  double start_s = 0;
+  double end_s = 0;                   ///< stop, completion or end of run
+  std::optional<double> completion_s; ///< finite flows: time the last byte was acknowledged
+  uint64_t bytes_delivered = 0;
+  double goodput_bps = 0;             ///< bytes_delivered * 8 / (end - start)
+  uint64_t data_packets_sent = 0;
+  uint64_t data_packets_delivered = 0;  ///< unique segments delivered in order
+  uint64_t retransmits = 0;
+  uint64_t timeouts = 0;
+  uint64_t fast_recoveries = 0;
+  uint64_t drops = 0;                 ///< data packets dropped at queues or lost on the wire
+  uint64_t acks_sent = 0;
+  double mean_rtt_s = 0;
+  double min_rtt_s = 0;
+  double mean_cwnd_pkts = 0;          ///< time average of cwnd while active
+  std::vector<double> goodput_samples_bps;  ///< one per sample period (whole run)
+};
+
+struct LinkResult {
+  std::string id;
+  double rate_bps = 0;
+  bool monitored = false;
+  double utilization = 0;             ///< busy time / run time
+  double mean_queue_pkts = 0;
+  uint64_t max_queue_pkts = 0;
+  uint64_t arrivals = 0;
+  uint64_t drops = 0;
+  uint64_t random_losses = 0;
+  uint64_t departures = 0;
+  std::vector<double> utilization_samples;  ///< monitored links: one per period
+  std::vector<double> queue_samples;        ///< monitored links: mean queue per period
+  std::vector<double> max_queue_samples;    ///< monitored links: max queue per period
+};
+
+struct IntervalResult {
+  double start_s = 0;
+  double end_s = 0;
+  std::vector<std::string> flows;
+  size_t periods = 0;
+  std::optional<double> throughput_bps;
+  std::optional<double> utilization;
+  std::optional<double> jain;
+  std::optional<double> stability;
+  std::optional<size_t> responsiveness_periods;
+  std::optional<double> responsiveness_s;
+  std::optional<double> mean_queue_pkts;
+  std::optional<double> max_queue_pkts;
+  std::vector<double> flow_throughput_bps;  ///< per flow, same order as `flows`
+};
+
+struct RunResult {
+  double sim_time_s = 0;
+  double wall_time_s = 0;
+  uint64_t events = 0;
+  uint64_t data_packets_delivered = 0;
+  double peak_rss_mb = 0;
+  std::vector<double> sample_times_s;  ///< end of each sample period
+  std::vector<FlowResult> flows;
+  std::vector<LinkResult> links;
+  std::vector<IntervalResult> intervals;
+};
+
+}  // namespace fastsim::run

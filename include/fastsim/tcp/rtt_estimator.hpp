@@ -1,0 +1,52 @@
+// RFC 6298 round-trip estimator and retransmission timeout, plus the min/latest
+// samples algorithms use (baseRTT).
+// - Clock granularity G = 0: samples are exact picosecond echoes.
+// - RTO = max(min_rto, srtt + 4 rttvar), capped at max_rto; doubled per timeout
+//   (backoff), reset by the next valid sample (Karn's rule keeps samples of
+//   retransmitted segments out before they get here).
+#pragma once
+
+#include <algorithm>
+
+#include "fastsim/cc/congestion_control.hpp"
+#include "fastsim/core/time.hpp"
+
+namespace fastsim::tcp {
+
+class RttEstimator {
+ public:
+  RttEstimator(Duration initial_rto, Duration min_rto, Duration max_rto)
+      : min_rto_(min_rto), max_rto_(max_rto), rto_(initial_rto) {}
+
+  void add_sample(Duration r) {
+    if (!view_.srtt) {
+      srtt_ = r;
+      rttvar_ = r / 2;
+    } else {
+      const Duration err = *view_.srtt > r ? *view_.srtt - r : r - *view_.srtt;
+      rttvar_ = Duration::picoseconds((3 * rttvar_.ps() + err.ps()) / 4);
+      srtt_ = Duration::picoseconds((7 * srtt_.ps() + r.ps()) / 8);
+    }
+    view_.srtt = srtt_;
+    view_.latest = r;
+    view_.min_rtt = view_.min_rtt ? std::min(*view_.min_rtt, r) : r;
+    rto_ = std::clamp(srtt_ + rttvar_ * 4, min_rto_, max_rto_);
+    ++samples_;
+    sum_s_ += r.to_seconds();
+  }
+  void backoff() { rto_ = std::min(rto_ * 2, max_rto_); }
+
+  [[nodiscard]] Duration rto() const { return rto_; }
+  [[nodiscard]] const cc::RttView& view() const { return view_; }
+  [[nodiscard]] uint64_t samples() const { return samples_; }
+  [[nodiscard]] double mean_seconds() const { return samples_ ? sum_s_ / static_cast<double>(samples_) : 0.0; }
+
+ private:
+  Duration min_rto_, max_rto_, rto_;
+  Duration srtt_, rttvar_;
+  cc::RttView view_;
+  uint64_t samples_ = 0;
+  double sum_s_ = 0;
+};
+
+}  // namespace fastsim::tcp

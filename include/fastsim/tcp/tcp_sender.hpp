@@ -1,0 +1,134 @@
+// TCP sender: sequence space, ACK clocking, duplicate ACKs, NewReno or SACK loss
+// recovery, the RFC 6298 retransmission timer and RTT estimation. The congestion
+// control algorithm only decides the window (Linux tcp_congestion_ops split).
+// Follows RFC 5681, RFC 6582 (NewReno), RFC 6675 (SACK recovery), RFC 6298 (RTO),
+// and Linux's packet accounting:
+// - pipe = packets_out - (sacked_out + lost_out) + retrans_out (Linux tcp_packets_in_flight);
+//   a segment may be sent while pipe < cwnd.
+// - Without SACK, each duplicate ACK counts as one "sacked" packet (Linux's Reno
+//   emulation): equivalent to RFC 6582's window inflation, without touching cwnd.
+//   Partial ACKs mark the next hole lost, so one hole is repaired per RTT.
+// - With SACK, a segment is lost once dupack_threshold segments above it are SACKed
+//   (RFC 6675 IsLost), tracked with a monotone pointer: O(1) amortized per ACK.
+// - The first retransmission of a recovery leaves at once (RFC 6675, step 4.3).
+// - A lost retransmission is recovered by the RTO (no RACK/TLP); after an RTO every
+//   un-SACKed outstanding segment is marked lost and resent in slow start (Linux Loss state).
+// - The RTO timer is re-armed lazily: the deadline moves on every ACK; the event
+//   fires early at most once per RTO and reschedules itself.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "fastsim/cc/congestion_control.hpp"
+#include "fastsim/core/simulator.hpp"
+#include "fastsim/net/packet_pool.hpp"
+#include "fastsim/net/route.hpp"
+#include "fastsim/tcp/rtt_estimator.hpp"
+#include "fastsim/tcp/tcp_config.hpp"
+
+namespace fastsim::tcp {
+
+struct SenderCounters {
+  uint64_t data_sent = 0;      ///< data packets sent, retransmissions included
+  uint64_t retransmits = 0;
+  uint64_t timeouts = 0;
+  uint64_t fast_recoveries = 0;
+  uint64_t acks_received = 0;
+  uint64_t segments_acked = 0; ///< cumulatively acknowledged segments
+};
+
+/// Time integral of the window, for mean-window measurements.
+struct WindowIntegral {
+  double cwnd_pkt_seconds = 0;
+  double seconds = 0;
+};
+
+class TcpSender final : public net::PacketSink {
+ public:
+  /// `total_segments` = 0 for a bulk (infinite) flow.
+  TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg,
+            std::unique_ptr<cc::CongestionControl> cc, const net::Route* data_route,
+            uint64_t total_segments);
+
+  /// Begins sending (flow start).
+  void start();
+  /// Stops sending new data (flow stop); outstanding data is still recovered.
+  void stop_new_data() { stopped_ = true; }
+  /// ACK arrival.
+  void receive(net::Packet* p) override;
+
+  [[nodiscard]] bool complete() const { return total_ != 0 && snd_una_ >= total_; }
+  [[nodiscard]] Time completion_time() const { return completion_time_; }
+  [[nodiscard]] const cc::Window& window() const { return w_; }
+  [[nodiscard]] cc::CaState state() const { return state_; }
+  [[nodiscard]] const RttEstimator& rtt() const { return rtt_; }
+  [[nodiscard]] const SenderCounters& counters() const { return counters_; }
+  [[nodiscard]] const cc::CongestionControl& algorithm() const { return *cc_; }
+  [[nodiscard]] uint64_t snd_una() const { return snd_una_; }
+  [[nodiscard]] uint64_t snd_nxt() const { return snd_nxt_; }
+  [[nodiscard]] double pipe() const;
+  /// Window integral up to now.
+  [[nodiscard]] WindowIntegral window_integral() const;
+
+ private:
+  enum SegFlag : uint8_t { kSacked = 1, kLost = 2, kRetrans = 4 };
+
+  uint8_t& seg(uint64_t seq) { return segs_[seq & seg_mask_]; }
+  void ensure_ring_capacity(uint64_t outstanding);
+  [[nodiscard]] cc::FlowView view() const;
+  void try_send();
+  bool has_new_data() const;
+  /// Next lost, unretransmitted, un-SACKed segment, or UINT64_MAX.
+  uint64_t next_retransmission();
+  void transmit(uint64_t seq, bool retransmission);
+  void on_cumulative_ack(uint64_t ack, net::Packet* p);
+  void on_duplicate_ack();
+  void process_sack_blocks(const net::Packet* p);
+  void mark_sacked(uint64_t seq);
+  void mark_lost(uint64_t seq);
+  void advance_loss_marks();
+  void enter_recovery();
+  void on_rto_timer();
+  void arm_rto();
+  void account_window();
+
+  Simulator& sim_;
+  net::PacketPool& pool_;
+  const TcpConfig& cfg_;
+  std::unique_ptr<cc::CongestionControl> cc_;
+  const net::Route* route_;
+  uint64_t total_;
+  RttEstimator rtt_;
+  MemberEvent<TcpSender, &TcpSender::on_rto_timer> rto_event_{this};
+  Time rto_deadline_ = Time::never();
+
+  cc::Window w_;
+  cc::CaState state_ = cc::CaState::Open;
+  bool started_ = false;
+  bool stopped_ = false;
+  bool cwnd_limited_ = true;
+  uint64_t snd_una_ = 0;
+  uint64_t snd_nxt_ = 0;
+  uint64_t recovery_point_ = 0;
+  uint32_t dupacks_ = 0;
+  uint64_t round_end_ = 0;
+  uint64_t round_ = 0;
+
+  std::vector<uint8_t> segs_;
+  uint64_t seg_mask_ = 0;
+  uint64_t sacked_out_ = 0;
+  uint64_t lost_out_ = 0;
+  uint64_t retrans_out_ = 0;
+  uint64_t mark_ptr_ = 0;        // segments below it have been examined for loss
+  uint64_t sacked_beyond_ = 0;   // SACKed segments at or above mark_ptr_
+  uint64_t retx_ptr_ = 0;        // retransmission scan position (<= mark_ptr_)
+
+  Time completion_time_ = Time::never();
+  Time window_since_ = Time::zero();
+  WindowIntegral window_integral_;
+  SenderCounters counters_;
+};
+
+}  // namespace fastsim::tcp

@@ -1,0 +1,42 @@
+// Metric definitions of specs/metrics.md as pure functions over per-period goodput
+// samples: Jain's fairness index, stability, responsiveness, and the splitting of a
+// run into equilibrium intervals (maximal spans with a fixed set of active flows).
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace fastsim::trace {
+
+/// (sum x)^2 / (n sum x^2); 1 for a single flow; nullopt if all zero or empty.
+std::optional<double> jain_index(const std::vector<double>& means);
+
+/// Sample standard deviation (m-1) over the mean; nullopt if fewer than 2 samples or mean 0.
+std::optional<double> coefficient_of_variation(const std::vector<double>& samples);
+
+/// Largest k (1-based number of periods) at which the running average of the first k
+/// samples is more than `tolerance` away from the mean of all; 0 if never.
+size_t responsiveness_periods(const std::vector<double>& samples, double tolerance = 0.1);
+
+/// A flow's activity span, seconds.
+struct Span {
+  double start = 0;
+  double end = 0;
+};
+
+/// An equilibrium interval: [start, end) with the indices of the flows active throughout,
+/// and the sample periods [first_period, end_period) that lie inside it after warm-up.
+struct IntervalPlan {
+  double start = 0;
+  double end = 0;
+  std::vector<size_t> flows;
+  size_t first_period = 0;
+  size_t end_period = 0;
+};
+
+/// Splits [0, duration) at every flow start and end; periods are [k tau, (k+1) tau).
+std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double duration, double tau,
+                                         double warmup);
+
+}  // namespace fastsim::trace

@@ -1,0 +1,178 @@
+// fastsim command-line interface: run, validate, algorithms. The only code that
+// talks to the terminal. Exit codes: 0 success, 1 invalid scenario, 2 usage error,
+// 3 failure while running or writing outputs.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include "fastsim/cc/registry.hpp"
+#include "fastsim/config/parse.hpp"
+#include "fastsim/run/experiment.hpp"
+
+namespace po = boost::program_options;
+using fastsim::config::ScenarioError;
+
+namespace {
+
+constexpr int kOk = 0, kBadScenario = 1, kUsage = 2, kRunFailed = 3;
+
+const char* kUsageText =
+    "usage: fastsim <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run FILE --out DIR [--seed N] [--set /json/pointer=value ...] [--quiet]\n"
+    "                      simulate a scenario; write traces and summary.json to DIR\n"
+    "  validate FILE       check a scenario and report every problem with its JSON path\n"
+    "  algorithms [--json] list congestion-control algorithms and their parameters\n"
+    "  --version           print the version\n"
+    "  --help              print this help\n";
+
+void print_issues(const ScenarioError& e, const std::string& file) {
+  for (const auto& i : e.issues()) std::cerr << fmt::format("{}: {}\n", file, i.to_string());
+}
+
+fastsim::config::Scenario load(const std::string& file, const std::vector<std::string>& sets,
+                               const std::optional<uint64_t>& seed) {
+  auto doc = fastsim::config::load_json_file(file);
+  fastsim::config::apply_overrides(doc, sets);
+  if (seed && doc.is_object()) doc["seed"] = *seed;
+  return fastsim::config::parse_scenario(doc);
+}
+
+int cmd_validate(const std::vector<std::string>& args) {
+  if (args.size() != 1) {
+    std::cerr << "usage: fastsim validate FILE\n";
+    return kUsage;
+  }
+  try {
+    auto s = load(args[0], {}, std::nullopt);
+    std::cout << fmt::format("{}: ok ({} flows, {} links, {} s)\n", args[0], s.flows.size(), s.links.size(),
+                             s.duration.to_seconds());
+    return kOk;
+  } catch (const ScenarioError& e) {
+    print_issues(e, args[0]);
+    return kBadScenario;
+  }
+}
+
+int cmd_algorithms(const std::vector<std::string>& args) {
+  const bool as_json = !args.empty() && args[0] == "--json";
+  if (as_json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& a : fastsim::cc::algorithms()) {
+      nlohmann::json params = nlohmann::json::array();
+      for (const auto& p : a.params) {
+        params.push_back({{"name", p.name}, {"default", p.default_value}, {"min", p.min}, {"max", p.max},
+                          {"unit", p.unit}, {"help", p.help}});
+      }
+      out.push_back({{"name", a.name}, {"summary", a.summary}, {"params", params}});
+    }
+    std::cout << out.dump(2) << "\n";
+    return kOk;
+  }
+  for (const auto& a : fastsim::cc::algorithms()) {
+    std::cout << fmt::format("{}\n  {}\n", a.name, a.summary);
+    if (a.params.empty()) std::cout << "  (no parameters)\n";
+    for (const auto& p : a.params) {
+      std::cout << fmt::format("  {:<18} default {:<8} range [{}, {}] {:<12} {}\n", p.name, p.default_value, p.min,
+                               p.max, p.unit, p.help);
+    }
+  }
+  return kOk;
+}
+
+int cmd_run(const std::vector<std::string>& args) {
+  po::options_description opts("run options");
+  std::string file, out;
+  std::vector<std::string> sets;
+  int64_t seed = -1;
+  opts.add_options()("file", po::value(&file), "scenario file")("out", po::value(&out), "output directory")(
+      "seed", po::value(&seed), "override the scenario seed")("set", po::value(&sets)->composing(),
+                                                               "override /json/pointer=value")(
+      "quiet,q", "no progress line");
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "fastsim run: " << e.what() << "\n" << kUsageText;
+    return kUsage;
+  }
+  if (file.empty() || out.empty()) {
+    std::cerr << "fastsim run: need a scenario FILE and --out DIR\n" << kUsageText;
+    return kUsage;
+  }
+  if (vm.count("seed") && seed < 0) {
+    std::cerr << "fastsim run: --seed must be a non-negative integer\n";
+    return kUsage;
+  }
+  const bool quiet = vm.count("quiet") > 0;
+  std::optional<fastsim::config::Scenario> scenario;
+  try {
+    scenario = load(file, sets, seed >= 0 ? std::optional<uint64_t>(static_cast<uint64_t>(seed)) : std::nullopt);
+  } catch (const ScenarioError& e) {
+    print_issues(e, file);
+    return kBadScenario;
+  }
+  try {
+    fastsim::run::Experiment exp(*scenario);
+    fastsim::run::RunOptions options;
+    options.out_dir = out;
+    const auto wall_start = std::chrono::steady_clock::now();
+    double last_print = 0;
+    bool printed = false;
+    const double total = scenario->duration.to_seconds();
+    if (!quiet) {
+      options.on_progress = [&](double sim_s, uint64_t events) {
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+        if (wall < 2.0 || wall - last_print < 0.5) return;
+        last_print = wall;
+        printed = true;
+        std::cerr << fmt::format("\r[fastsim] {:.1f}/{:.0f} s simulated ({:.0f}%), {:.1f} M events/s, {:.0f} s wall   ",
+                                 sim_s, total, 100.0 * sim_s / total, static_cast<double>(events) / wall / 1e6, wall);
+      };
+    }
+    const auto& r = exp.run(options);
+    if (printed) std::cerr << "\n";
+    if (!quiet) {
+      std::cerr << fmt::format("[fastsim] done: {} s simulated in {:.2f} s wall, {} events, {} data packets -> {}\n",
+                               r.sim_time_s, r.wall_time_s, r.events, r.data_packets_delivered, out);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "fastsim run: failed: " << e.what() << "\n";
+    return kRunFailed;
+  }
+  return kOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::cerr << kUsageText;
+    return kUsage;
+  }
+  const std::string cmd = args[0];
+  args.erase(args.begin());
+  if (cmd == "--version" || cmd == "version") {
+    std::cout << "fastsim " << FASTSIM_VERSION << "\n";
+    return kOk;
+  }
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::cout << kUsageText;
+    return kOk;
+  }
+  if (cmd == "run") return cmd_run(args);
+  if (cmd == "validate") return cmd_validate(args);
+  if (cmd == "algorithms") return cmd_algorithms(args);
+  std::cerr << fmt::format("fastsim: unknown command \"{}\"\n", cmd) << kUsageText;
+  return kUsage;
+}

@@ -1,0 +1,135 @@
+// JSON object reader with path-tagged issues (see reader.hpp).
+#include "reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace fastsim::config {
+
+Reader::Reader(const nlohmann::json& j, std::string path, Issues& issues)
+    : j_(j), path_(std::move(path)), issues_(issues), object_(j.is_object()) {
+  if (!object_) issues_.push_back({path_, fmt::format("expected an object, got {}", j.dump())});
+}
+
+void Reader::error(const std::string& key, const std::string& message) {
+  issues_.push_back({key.empty() ? path_ : path_of(key), message});
+}
+
+const nlohmann::json* Reader::get(const std::string& key) {
+  known_.push_back(key);
+  if (!object_) return nullptr;
+  auto it = j_.find(key);
+  return it == j_.end() ? nullptr : &*it;
+}
+
+void Reader::missing(const std::string& key, const std::string& what) {
+  if (object_) error(key, fmt::format("missing required key (expected {})", what));
+}
+
+std::optional<std::string> Reader::string(const std::string& key, bool required) {
+  const auto* v = get(key);
+  if (v == nullptr) {
+    if (required) missing(key, "a string");
+    return std::nullopt;
+  }
+  if (!v->is_string()) {
+    error(key, fmt::format("expected a string, got {}", v->dump()));
+    return std::nullopt;
+  }
+  return v->get<std::string>();
+}
+
+std::optional<bool> Reader::boolean(const std::string& key) {
+  const auto* v = get(key);
+  if (v == nullptr) return std::nullopt;
+  if (!v->is_boolean()) {
+    error(key, fmt::format("expected true or false, got {}", v->dump()));
+    return std::nullopt;
+  }
+  return v->get<bool>();
+}
+
+std::optional<double> Reader::number(const std::string& key, double min, double max) {
+  const auto* v = get(key);
+  if (v == nullptr) return std::nullopt;
+  if (!v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() < min || v->get<double>() > max) {
+    error(key, fmt::format("expected a number in [{}, {}], got {}", min, max, v->dump()));
+    return std::nullopt;
+  }
+  return v->get<double>();
+}
+
+std::optional<int64_t> Reader::integer(const std::string& key, int64_t min, int64_t max, bool required) {
+  const auto* v = get(key);
+  if (v == nullptr) {
+    if (required) missing(key, "an integer");
+    return std::nullopt;
+  }
+  const bool integral = v->is_number_integer() ||
+                        (v->is_number_float() && std::isfinite(v->get<double>()) &&
+                         v->get<double>() == std::floor(v->get<double>()) && std::fabs(v->get<double>()) < 9e15);
+  if (!integral) {
+    error(key, fmt::format("expected an integer in [{}, {}], got {}", min, max, v->dump()));
+    return std::nullopt;
+  }
+  const double d = v->get<double>();
+  const int64_t i = v->is_number_unsigned() ? static_cast<int64_t>(std::min<uint64_t>(v->get<uint64_t>(), INT64_MAX))
+                                            : static_cast<int64_t>(d);
+  if (i < min || i > max) {
+    error(key, fmt::format("expected an integer in [{}, {}], got {}", min, max, v->dump()));
+    return std::nullopt;
+  }
+  return i;
+}
+
+template <class T>
+std::optional<T> Reader::unit_value(const std::string& key, bool required, const char* what,
+                                    Parsed<T> (*parse)(const nlohmann::json&)) {
+  const auto* v = get(key);
+  if (v == nullptr) {
+    if (required) missing(key, what);
+    return std::nullopt;
+  }
+  auto parsed = parse(*v);
+  if (auto* err = std::get_if<std::string>(&parsed)) {
+    error(key, *err);
+    return std::nullopt;
+  }
+  return std::get<T>(parsed);
+}
+
+std::optional<Duration> Reader::duration(const std::string& key, bool required, bool positive) {
+  auto d = unit_value<Duration>(key, required, "a duration like \"100ms\"", &parse_duration);
+  if (d && positive && *d <= Duration::zero()) {
+    error(key, fmt::format("expected a positive duration like \"100ms\", got {}", get(key)->dump()));
+    return std::nullopt;
+  }
+  return d;
+}
+
+std::optional<Rate> Reader::rate(const std::string& key, bool required) {
+  return unit_value<Rate>(key, required, "a rate like \"100Mbps\"", &parse_rate);
+}
+
+std::optional<uint64_t> Reader::size(const std::string& key, bool required) {
+  return unit_value<uint64_t>(key, required, "a size like \"1.5MB\"", &parse_size);
+}
+
+std::optional<net::BufferLimit> Reader::buffer(const std::string& key, bool required) {
+  return unit_value<net::BufferLimit>(key, required, "a buffer like \"2000pkt\" or \"1.5MB\"", &parse_buffer);
+}
+
+void Reader::finish() {
+  if (!object_) return;
+  for (const auto& [key, value] : j_.items()) {
+    if (std::find(known_.begin(), known_.end(), key) != known_.end()) continue;
+    std::vector<std::string> allowed = known_;
+    std::sort(allowed.begin(), allowed.end());
+    allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
+    error(key, fmt::format("unknown key \"{}\"; allowed keys here: {}", key, fmt::join(allowed, ", ")));
+  }
+}
+
+}  // namespace fastsim::config

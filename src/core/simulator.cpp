@@ -1,0 +1,43 @@
+// Run loop and one-shot callbacks of the simulation kernel (see simulator.hpp).
+#include "fastsim/core/simulator.hpp"
+
+#include <utility>
+
+namespace fastsim {
+
+class Simulator::CallbackEvent final : public Event {
+ public:
+  explicit CallbackEvent(std::function<void()> fn) : fn_(std::move(fn)) {}
+  void fire() override { fn_(); }
+
+ private:
+  std::function<void()> fn_;
+};
+
+Simulator::Simulator() = default;
+Simulator::~Simulator() = default;
+
+void Simulator::call_at(Time t, std::function<void()> fn) {
+  callbacks_.push_back(std::make_unique<CallbackEvent>(std::move(fn)));
+  queue_.schedule(*callbacks_.back(), t < now_ ? now_ : t);
+}
+
+void Simulator::run_until(Time end, const std::function<void()>& on_progress,
+                          uint64_t progress_every) {
+  stop_requested_ = false;
+  uint64_t next_progress = events_ + progress_every;
+  while (!queue_.empty() && queue_.top_time() <= end) {
+    Event* ev = queue_.pop();
+    now_ = ev->time();
+    ++events_;
+    ev->fire();
+    if (stop_requested_) return;
+    if (events_ >= next_progress) {
+      next_progress = events_ + progress_every;
+      if (on_progress) on_progress();
+    }
+  }
+  if (now_ < end) now_ = end;
+}
+
+}  // namespace fastsim

@@ -1,0 +1,386 @@
+// One simulation run (see experiment.hpp): network and flow construction, the
+// sampler that writes traces, and the computation of results.
+#include "fastsim/run/experiment.hpp"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "fastsim/cc/registry.hpp"
+#include "fastsim/core/rng.hpp"
+#include "fastsim/trace/atomic_file.hpp"
+#include "fastsim/trace/metrics.hpp"
+
+namespace fastsim::run {
+
+namespace {
+
+const char* state_name(cc::CaState s) {
+  switch (s) {
+    case cc::CaState::Open: return "open";
+    case cc::CaState::Recovery: return "recovery";
+    case cc::CaState::Loss: return "loss";
+  }
+  return "?";
+}
+
+uint64_t bytes_delivered(const FlowRuntime& f) {
+  const uint64_t b = f.receiver->counters().segments_delivered * f.spec->tcp.mss;
+  return f.spec->size_bytes ? std::min(b, *f.spec->size_bytes) : b;
+}
+
+double peak_rss_mb() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;
+}
+
+}  // namespace
+
+/// One event per sample period: goodput samples of every flow, link samples of
+/// monitored links, and the trace rows when writing outputs.
+class Experiment::Sampler final : public Event {
+ public:
+  Sampler(Experiment& e, const std::string& out_dir) : e_(e) {
+    for (const auto& l : e_.scenario_.links) {
+      if (l.monitor) monitored_.emplace_back(l.link.id, e_.links_.at(l.link.id).get());
+    }
+    if (out_dir.empty()) return;
+    for (const auto& f : e_.flows_) {
+      auto file = std::make_unique<trace::AtomicFile>(fmt::format("{}/flows/{}.csv", out_dir, f->spec->id));
+      file->print(
+          "time_s,cwnd_pkts,ssthresh_pkts,srtt_s,base_rtt_s,goodput_bps,qdelay_s,bytes_acked,retransmits,state");
+      for (const auto& c : f->sender->algorithm().trace_columns()) file->print(",{}", c);
+      file->print("\n");
+      flow_files_.push_back(std::move(file));
+    }
+    for (const auto& [id, link] : monitored_) {
+      auto file = std::make_unique<trace::AtomicFile>(fmt::format("{}/links/{}.csv", out_dir, id));
+      file->print("time_s,queue_pkts,queue_bytes,drops,utilization\n");
+      link_files_.emplace(id, std::move(file));
+    }
+  }
+
+  [[nodiscard]] bool monitored(const std::string& id) const {
+    return std::any_of(monitored_.begin(), monitored_.end(), [&](const auto& m) { return m.first == id; });
+  }
+
+  void fire() override {
+    Simulator& sim = e_.sim_;
+    const double tau = e_.scenario_.sample_interval.to_seconds();
+    const double t = sim.now().to_seconds();
+    e_.result_.sample_times_s.push_back(t);
+    for (size_t i = 0; i < e_.flows_.size(); ++i) {
+      FlowRuntime& f = *e_.flows_[i];
+      if (f.started && !f.ended && f.sender->complete()) e_.finish_flow(f, f.sender->completion_time());
+      const uint64_t bytes = bytes_delivered(f);
+      const double goodput = static_cast<double>(bytes - f.delivered_at_last_sample) * 8.0 / tau;
+      f.delivered_at_last_sample = bytes;
+      f.goodput_samples_bps.push_back(goodput);
+      if (flow_files_.empty()) continue;
+      const bool active = f.started && (!f.ended || f.ended->to_seconds() > t - tau);
+      if (!active) continue;
+      const auto& w = f.sender->window();
+      const auto& rtt = f.sender->rtt().view();
+      const double srtt = rtt.srtt ? rtt.srtt->to_seconds() : 0.0;
+      const double base = rtt.min_rtt ? rtt.min_rtt->to_seconds() : 0.0;
+      trace::AtomicFile& out = *flow_files_[i];
+      out.print("{:.6f},{:.6g},", t, w.cwnd_pkts);
+      if (w.ssthresh_pkts >= 1e17) {
+        out.print("inf,");
+      } else {
+        out.print("{:.6g},", w.ssthresh_pkts);
+      }
+      out.print("{:.9f},{:.9f},{:.6g},{:.9f},{},{},{}", srtt, base, goodput, srtt > 0 ? srtt - base : 0.0,
+                f.sender->counters().segments_acked * f.spec->tcp.mss, f.sender->counters().retransmits,
+                f.ended ? "done" : state_name(f.sender->state()));
+      values_.clear();
+      f.sender->algorithm().snapshot(values_);
+      for (double v : values_) out.print(",{:.6g}", v);
+      out.print("\n");
+    }
+    for (auto& [id, link] : monitored_) {
+      const auto& c = link->counters();
+      LinkResult& lr = link_samples_[id];
+      const double util = (c.busy - last_busy_[id]).to_seconds() / tau;
+      const double queue = (c.queue_area - last_area_[id]) / tau;
+      last_busy_[id] = c.busy;
+      last_area_[id] = c.queue_area;
+      lr.utilization_samples.push_back(util);
+      lr.queue_samples.push_back(queue);
+      lr.max_queue_samples.push_back(static_cast<double>(link->take_period_max_queue()));
+      auto it = link_files_.find(id);
+      if (it != link_files_.end()) {
+        it->second->print("{:.6f},{},{},{},{:.6g}\n", t, link->queue_packets(), link->queue_bytes(),
+                          c.drops + c.random_losses, util);
+      }
+    }
+    const Time next = sim.now() + e_.scenario_.sample_interval;
+    if (next <= Time::at(e_.scenario_.duration)) sim.schedule_at(*this, next);
+  }
+
+  void commit() {
+    for (auto& f : flow_files_) f->commit();
+    for (auto& [id, f] : link_files_) f->commit();
+  }
+
+  std::map<std::string, LinkResult> link_samples_;
+
+ private:
+  Experiment& e_;
+  std::vector<std::unique_ptr<trace::AtomicFile>> flow_files_;
+  std::map<std::string, std::unique_ptr<trace::AtomicFile>> link_files_;
+  std::map<std::string, Duration> last_busy_;
+  std::map<std::string, double> last_area_;
+  std::vector<double> values_;
+  std::vector<std::pair<std::string, net::Link*>> monitored_;
+};
+
+Experiment::Experiment(const config::Scenario& scenario, std::string version)
+    : scenario_(scenario), version_(std::move(version)) {
+  build_network();
+  build_flows();
+}
+
+Experiment::~Experiment() = default;
+
+void Experiment::build_network() {
+  for (const auto& l : scenario_.links) {
+    links_.emplace(l.link.id, std::make_unique<net::Link>(sim_, pool_, l.link, scenario_.seed));
+    link_order_.push_back(l.link.id);
+  }
+}
+
+namespace {
+/// Links along a node path (the first declared link between consecutive nodes).
+std::vector<net::Link*> links_along(const config::Scenario& s, const std::map<std::string, std::unique_ptr<net::Link>>& links,
+                                    const std::vector<std::string>& nodes) {
+  std::vector<net::Link*> out;
+  for (size_t k = 0; k + 1 < nodes.size(); ++k) {
+    for (const auto& l : s.links) {
+      if (l.from == nodes[k] && l.to == nodes[k + 1]) {
+        out.push_back(links.at(l.link.id).get());
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/// Shortest path by hop count, ties by link declaration order (as the parser's check).
+std::vector<std::string> shortest_path(const config::Scenario& s, const std::string& from, const std::string& to) {
+  std::map<std::string, std::string> parent{{from, from}};
+  std::vector<std::string> frontier{from};
+  for (size_t head = 0; head < frontier.size() && !parent.count(to); ++head) {
+    for (const auto& l : s.links) {
+      if (l.from == frontier[head] && !parent.count(l.to)) {
+        parent[l.to] = frontier[head];
+        frontier.push_back(l.to);
+      }
+    }
+  }
+  std::vector<std::string> path{to};
+  while (path.back() != from) path.push_back(parent.at(path.back()));
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+}  // namespace
+
+void Experiment::build_flows() {
+  for (const auto& spec : scenario_.flows) {
+    auto f = std::make_unique<FlowRuntime>();
+    f->spec = &spec;
+    f->data_route.links = links_along(scenario_, links_, spec.route);
+    f->data_route.counters = &f->data_counters;
+    f->ack_route.links = links_along(scenario_, links_, shortest_path(scenario_, spec.dst, spec.src));
+    f->ack_route.counters = &f->ack_counters;
+    const cc::AlgorithmInfo* algo = cc::find_algorithm(spec.algorithm);
+    const uint64_t segments = spec.size_bytes ? (*spec.size_bytes + spec.tcp.mss - 1) / spec.tcp.mss : 0;
+    f->sender = std::make_unique<tcp::TcpSender>(sim_, pool_, spec.tcp, algo->make(spec.params), &f->data_route,
+                                                 segments);
+    f->receiver = std::make_unique<tcp::TcpReceiver>(sim_, pool_, spec.tcp, &f->ack_route);
+    f->data_route.sink = f->receiver.get();
+    f->ack_route.sink = f->sender.get();
+    FlowRuntime* raw = f.get();
+    sim_.call_at(Time::at(spec.start), [raw] {
+      raw->started = true;
+      raw->sender->start();
+    });
+    if (spec.stop) {
+      sim_.call_at(Time::at(*spec.stop), [this, raw] {
+        raw->sender->stop_new_data();
+        if (!raw->ended) finish_flow(*raw, sim_.now());
+      });
+    }
+    flows_.push_back(std::move(f));
+  }
+}
+
+void Experiment::finish_flow(FlowRuntime& f, Time t) { f.ended = t; }
+
+void Experiment::run_until(Time t) {
+  if (!sampler_) {
+    sampler_ = std::make_unique<Sampler>(*this, "");
+    sim_.schedule_at(*sampler_, Time::at(scenario_.sample_interval));
+  }
+  sim_.run_until(t);
+}
+
+const RunResult& Experiment::run(const RunOptions& options) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  if (!options.out_dir.empty()) {
+    std::filesystem::create_directories(options.out_dir + "/flows");
+    std::filesystem::create_directories(options.out_dir + "/links");
+  }
+  if (!sampler_) {
+    sampler_ = std::make_unique<Sampler>(*this, options.out_dir);
+    sim_.schedule_at(*sampler_, Time::at(scenario_.sample_interval));
+  }
+  std::function<void()> progress;
+  if (options.on_progress) progress = [&] { options.on_progress(sim_.now().to_seconds(), sim_.events_processed()); };
+  sim_.run_until(Time::at(scenario_.duration), progress);
+  for (auto& f : flows_) {
+    if (f->started && !f->ended && f->sender->complete()) finish_flow(*f, f->sender->completion_time());
+  }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  compute_results(wall);
+  if (!options.out_dir.empty()) {
+    sampler_->commit();
+    write_outputs(options.out_dir);
+  }
+  return result_;
+}
+
+uint64_t Experiment::packets_on_links(const net::Route& r) const {
+  uint64_t n = 0;
+  for (const auto& [id, link] : links_) {
+    link->for_each_packet([&](const net::Packet& p) { n += p.route == &r ? 1 : 0; });
+  }
+  return n;
+}
+
+void Experiment::compute_results(double wall_s) {
+  RunResult& r = result_;
+  const double duration = sim_.now().to_seconds();
+  r.sim_time_s = duration;
+  r.wall_time_s = wall_s;
+  r.events = sim_.events_processed();
+  r.peak_rss_mb = peak_rss_mb();
+  r.flows.clear();
+  r.links.clear();
+  r.intervals.clear();
+  r.data_packets_delivered = 0;
+
+  std::vector<trace::Span> spans;
+  for (const auto& f : flows_) {
+    FlowResult fr;
+    fr.id = f->spec->id;
+    fr.algorithm = f->spec->algorithm;
+    fr.start_s = f->spec->start.to_seconds();
+    fr.end_s = f->ended ? f->ended->to_seconds() : duration;
+    if (f->sender->complete()) fr.completion_s = f->sender->completion_time().to_seconds();
+    fr.bytes_delivered = bytes_delivered(*f);
+    const double active = fr.end_s - fr.start_s;
+    fr.goodput_bps = active > 0 ? static_cast<double>(fr.bytes_delivered) * 8.0 / active : 0.0;
+    const auto& sc = f->sender->counters();
+    const auto& rc = f->receiver->counters();
+    fr.data_packets_sent = sc.data_sent;
+    fr.data_packets_delivered = rc.segments_delivered;
+    fr.retransmits = sc.retransmits;
+    fr.timeouts = sc.timeouts;
+    fr.fast_recoveries = sc.fast_recoveries;
+    fr.drops = f->data_counters.queue_drops + f->data_counters.random_losses;
+    fr.acks_sent = rc.acks_sent;
+    fr.mean_rtt_s = f->sender->rtt().mean_seconds();
+    fr.min_rtt_s = f->sender->rtt().view().min_rtt ? f->sender->rtt().view().min_rtt->to_seconds() : 0.0;
+    const auto wi = f->sender->window_integral();
+    fr.mean_cwnd_pkts = wi.seconds > 0 ? wi.cwnd_pkt_seconds / wi.seconds : 0.0;
+    fr.goodput_samples_bps = f->goodput_samples_bps;
+    r.data_packets_delivered += rc.segments_delivered;
+    spans.push_back({fr.start_s, fr.end_s});
+    r.flows.push_back(std::move(fr));
+  }
+
+  for (const auto& id : link_order_) {
+    net::Link& link = *links_.at(id);
+    const auto& c = link.counters();
+    LinkResult lr;
+    auto it = sampler_->link_samples_.find(id);
+    if (it != sampler_->link_samples_.end()) lr = it->second;
+    lr.id = id;
+    lr.rate_bps = link.config().rate.to_double();
+    lr.monitored = sampler_->monitored(id);
+    lr.utilization = duration > 0 ? c.busy.to_seconds() / duration : 0.0;
+    lr.mean_queue_pkts = duration > 0 ? c.queue_area / duration : 0.0;
+    lr.max_queue_pkts = c.max_queue_pkts;
+    lr.arrivals = c.arrivals;
+    lr.drops = c.drops;
+    lr.random_losses = c.random_losses;
+    lr.departures = c.departures;
+    r.links.push_back(std::move(lr));
+  }
+
+  const LinkResult* bottleneck = nullptr;
+  for (const auto& l : r.links) {
+    if (l.id == scenario_.bottleneck) bottleneck = &l;
+  }
+  const double tau = scenario_.sample_interval.to_seconds();
+  for (const auto& plan : trace::plan_intervals(spans, duration, tau, scenario_.warmup.to_seconds())) {
+    IntervalResult ir;
+    ir.start_s = plan.start;
+    ir.end_s = plan.end;
+    const size_t end = std::min(plan.end_period, r.sample_times_s.size());
+    ir.periods = end > plan.first_period ? end - plan.first_period : 0;
+    for (size_t fi : plan.flows) ir.flows.push_back(r.flows[fi].id);
+    if (ir.periods > 0) {
+      std::vector<double> means;
+      double stability_sum = 0;
+      size_t stability_n = 0;
+      size_t resp = 0;
+      for (size_t fi : plan.flows) {
+        const auto& s = r.flows[fi].goodput_samples_bps;
+        const std::vector<double> window(s.begin() + static_cast<long>(plan.first_period), s.begin() + static_cast<long>(end));
+        double mean = 0;
+        for (double x : window) mean += x;
+        mean /= static_cast<double>(window.size());
+        means.push_back(mean);
+        if (auto cv = trace::coefficient_of_variation(window)) {
+          stability_sum += *cv;
+          ++stability_n;
+        }
+        resp = std::max(resp, trace::responsiveness_periods(window));
+      }
+      double total = 0;
+      for (double m : means) total += m;
+      ir.flow_throughput_bps = means;
+      ir.throughput_bps = total;
+      ir.jain = trace::jain_index(means);
+      if (stability_n > 0) ir.stability = stability_sum / static_cast<double>(stability_n);
+      ir.responsiveness_periods = resp;
+      ir.responsiveness_s = static_cast<double>(resp) * tau;
+      if (bottleneck != nullptr && bottleneck->utilization_samples.size() >= end) {
+        double u = 0, q = 0, qmax = 0;
+        for (size_t k = plan.first_period; k < end; ++k) {
+          u += bottleneck->utilization_samples[k];
+          q += bottleneck->queue_samples[k];
+          qmax = std::max(qmax, bottleneck->max_queue_samples[k]);
+        }
+        ir.utilization = u / static_cast<double>(ir.periods);
+        ir.mean_queue_pkts = q / static_cast<double>(ir.periods);
+        ir.max_queue_pkts = qmax;
+      }
+    }
+    r.intervals.push_back(std::move(ir));
+  }
+}
+
+void Experiment::write_outputs(const std::string& dir) const {
+  trace::write_file_atomically(dir + "/summary.json", summary_json().dump(2) + "\n");
+}
+
+}  // namespace fastsim::run

@@ -1,0 +1,331 @@
+// TCP sender (see tcp_sender.hpp for the model and its choices).
+#include "fastsim/tcp/tcp_sender.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "fastsim/net/link.hpp"
+
+namespace fastsim::tcp {
+
+namespace {
+constexpr uint64_t kNone = UINT64_MAX;
+constexpr size_t kInitialRing = 1024;
+}  // namespace
+
+TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg,
+                     std::unique_ptr<cc::CongestionControl> cc, const net::Route* data_route,
+                     uint64_t total_segments)
+    : sim_(sim),
+      pool_(pool),
+      cfg_(cfg),
+      cc_(std::move(cc)),
+      route_(data_route),
+      total_(total_segments),
+      rtt_(cfg.initial_rto, cfg.min_rto, cfg.max_rto) {
+  w_.cwnd_pkts = cfg.initial_window;
+  w_.ssthresh_pkts = cfg.initial_ssthresh;
+  segs_.assign(kInitialRing, 0);
+  seg_mask_ = kInitialRing - 1;
+}
+
+void TcpSender::ensure_ring_capacity(uint64_t outstanding) {
+  if (outstanding < segs_.size()) return;
+  size_t n = segs_.size();
+  while (n <= outstanding) n *= 2;
+  std::vector<uint8_t> grown(n, 0);
+  for (uint64_t s = snd_una_; s < snd_nxt_; ++s) grown[s & (n - 1)] = segs_[s & seg_mask_];
+  segs_.swap(grown);
+  seg_mask_ = n - 1;
+}
+
+double TcpSender::pipe() const {
+  return static_cast<double>(snd_nxt_ - snd_una_) - static_cast<double>(sacked_out_ + lost_out_) +
+         static_cast<double>(retrans_out_);
+}
+
+cc::FlowView TcpSender::view() const {
+  cc::FlowView v;
+  v.now = sim_.now();
+  v.in_flight_pkts = pipe();
+  v.rtt = &rtt_.view();
+  v.state = state_;
+  v.cwnd_limited = cwnd_limited_;
+  v.round = round_;
+  return v;
+}
+
+WindowIntegral TcpSender::window_integral() const {
+  WindowIntegral wi = window_integral_;
+  if (started_) {
+    const double dt = (sim_.now() - window_since_).to_seconds();
+    wi.cwnd_pkt_seconds += w_.cwnd_pkts * dt;
+    wi.seconds += dt;
+  }
+  return wi;
+}
+
+void TcpSender::account_window() {
+  const double dt = (sim_.now() - window_since_).to_seconds();
+  window_integral_.cwnd_pkt_seconds += w_.cwnd_pkts * dt;
+  window_integral_.seconds += dt;
+  window_since_ = sim_.now();
+}
+
+void TcpSender::start() {
+  started_ = true;
+  window_since_ = sim_.now();
+  try_send();
+}
+
+bool TcpSender::has_new_data() const {
+  if (!started_ || stopped_) return false;
+  if (total_ != 0 && snd_nxt_ >= total_) return false;
+  return cfg_.receive_window == 0 || snd_nxt_ - snd_una_ < cfg_.receive_window;
+}
+
+uint64_t TcpSender::next_retransmission() {
+  if (lost_out_ <= retrans_out_) return kNone;  // every lost segment is already resent
+  retx_ptr_ = std::max(retx_ptr_, snd_una_);
+  while (retx_ptr_ < mark_ptr_) {
+    const uint8_t f = seg(retx_ptr_);
+    if ((f & kLost) != 0 && (f & (kRetrans | kSacked)) == 0) return retx_ptr_;
+    ++retx_ptr_;
+  }
+  return kNone;
+}
+
+void TcpSender::try_send() {
+  for (;;) {
+    const uint64_t retx = next_retransmission();
+    if (retx == kNone && !has_new_data()) {
+      cwnd_limited_ = false;
+      return;
+    }
+    const double in_flight = pipe();
+    if (in_flight > 0 && in_flight + 1 > w_.cwnd_pkts + 1e-9) {
+      cwnd_limited_ = true;
+      return;
+    }
+    transmit(retx == kNone ? snd_nxt_ : retx, retx != kNone);
+  }
+}
+
+void TcpSender::transmit(uint64_t seq, bool retransmission) {
+  if (retransmission) {
+    seg(seq) |= kRetrans;
+    ++retrans_out_;
+    ++counters_.retransmits;
+  } else {
+    ensure_ring_capacity(snd_nxt_ - snd_una_ + 1);
+    seg(seq) = 0;
+    ++snd_nxt_;
+  }
+  ++counters_.data_sent;
+  net::Packet* p = pool_.acquire();
+  p->route = route_;
+  p->size_bytes = cfg_.packet_size;
+  p->seq = seq;
+  p->echo = sim_.now();
+  p->retransmission = retransmission;
+  if (rto_deadline_ == Time::never()) arm_rto();
+  cc_->on_send(view(), seq, retransmission);
+  route_->links[0]->enqueue(p);
+}
+
+void TcpSender::arm_rto() {
+  rto_deadline_ = sim_.now() + rtt_.rto();
+  if (!rto_event_.scheduled() || rto_event_.time() > rto_deadline_) {
+    sim_.schedule_at(rto_event_, rto_deadline_);
+  }
+}
+
+void TcpSender::receive(net::Packet* p) {
+  ++counters_.acks_received;
+  if (!started_) {
+    pool_.release(p);
+    return;
+  }
+  account_window();
+  if (cfg_.sack) process_sack_blocks(p);
+  if (p->seq > snd_una_) {
+    on_cumulative_ack(p->seq, p);
+  } else if (p->seq == snd_una_ && snd_nxt_ > snd_una_) {
+    on_duplicate_ack();
+  }
+  pool_.release(p);
+  if (cfg_.sack) advance_loss_marks();
+  if (state_ == cc::CaState::Open && snd_nxt_ > snd_una_ &&
+      (dupacks_ >= cfg_.dupack_threshold || lost_out_ > 0)) {
+    enter_recovery();
+  }
+  try_send();
+}
+
+void TcpSender::process_sack_blocks(const net::Packet* p) {
+  auto sack_if_new = [this](uint64_t s) {
+    if (s >= snd_una_ && s < snd_nxt_ && (seg(s) & kSacked) == 0) {
+      mark_sacked(s);
+      return true;
+    }
+    return false;
+  };
+  if (p->trigger_seq != kNone) sack_if_new(p->trigger_seq);
+  // Walk each block only over its not-yet-SACKed edges: equivalent to a full walk
+  // unless ACKs were lost, and O(1) amortized per ACK.
+  for (uint8_t i = 0; i < p->num_sacks; ++i) {
+    const uint64_t lo = std::max(p->sacks[i].start, snd_una_);
+    const uint64_t hi = std::min(p->sacks[i].end, snd_nxt_);
+    for (uint64_t s = hi; s > lo && sack_if_new(s - 1);) --s;
+    for (uint64_t s = lo; s < hi && sack_if_new(s);) ++s;
+  }
+}
+
+void TcpSender::mark_sacked(uint64_t seq) {
+  uint8_t& f = seg(seq);
+  if ((f & kLost) != 0) --lost_out_;
+  if ((f & kRetrans) != 0) --retrans_out_;
+  f = kSacked;
+  ++sacked_out_;
+  if (seq >= mark_ptr_) ++sacked_beyond_;
+}
+
+void TcpSender::mark_lost(uint64_t seq) {
+  uint8_t& f = seg(seq);
+  if ((f & (kLost | kSacked)) != 0) return;
+  f |= kLost;
+  ++lost_out_;
+  retx_ptr_ = std::min(retx_ptr_, seq);
+}
+
+void TcpSender::advance_loss_marks() {
+  // RFC 6675 IsLost: dupack_threshold SACKed segments above it.
+  mark_ptr_ = std::max(mark_ptr_, snd_una_);
+  while (mark_ptr_ < snd_nxt_) {
+    const bool sacked = (seg(mark_ptr_) & kSacked) != 0;
+    if (sacked_beyond_ - (sacked ? 1 : 0) < cfg_.dupack_threshold) break;
+    if (sacked) {
+      --sacked_beyond_;
+    } else {
+      mark_lost(mark_ptr_);
+    }
+    ++mark_ptr_;
+  }
+}
+
+void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
+  const uint64_t newly = ack - snd_una_;
+  for (uint64_t s = snd_una_; s < ack; ++s) {
+    const uint8_t f = seg(s);
+    if ((f & kSacked) != 0) {
+      --sacked_out_;
+      if (s >= mark_ptr_) --sacked_beyond_;
+    }
+    if ((f & kLost) != 0) --lost_out_;
+    if ((f & kRetrans) != 0) --retrans_out_;
+  }
+  if (!cfg_.sack && sacked_out_ > 0) {  // Linux tcp_remove_reno_sacks: one ACK filled the hole
+    sacked_out_ -= std::min<uint64_t>(newly - 1, sacked_out_);
+  }
+  snd_una_ = ack;
+  counters_.segments_acked += newly;
+  dupacks_ = 0;
+  mark_ptr_ = std::max(mark_ptr_, snd_una_);
+  retx_ptr_ = std::max(retx_ptr_, snd_una_);
+
+  cc::AckEvent ev;
+  ev.newly_acked = static_cast<uint32_t>(newly);
+  if (!p->retransmission) {
+    ev.rtt_sample = sim_.now() - p->echo;
+    rtt_.add_sample(*ev.rtt_sample);
+  }
+  if (snd_una_ > round_end_) {
+    ++round_;
+    ev.round_start = true;
+    round_end_ = snd_nxt_;
+  }
+  ev.in_recovery = state_ == cc::CaState::Recovery;
+  if (state_ == cc::CaState::Recovery) {
+    if (snd_una_ >= recovery_point_) {
+      state_ = cc::CaState::Open;
+      w_.cwnd_pkts = w_.ssthresh_pkts;
+      if (!cfg_.sack) sacked_out_ = 0;
+      cc_->on_recovery_exit(view(), w_);
+    } else if (!cfg_.sack) {  // NewReno partial ACK: the next hole is lost too
+      mark_lost(snd_una_);
+      mark_ptr_ = std::max(mark_ptr_, snd_una_ + 1);
+    }
+  } else if (state_ == cc::CaState::Loss && snd_una_ >= recovery_point_) {
+    state_ = cc::CaState::Open;
+  }
+  cc_->on_ack(view(), w_, ev);
+  w_.cwnd_pkts = std::max(w_.cwnd_pkts, 1.0);
+
+  if (snd_una_ < snd_nxt_) {
+    arm_rto();
+  } else {
+    rto_deadline_ = Time::never();
+  }
+  if (complete() && completion_time_ == Time::never()) completion_time_ = sim_.now();
+}
+
+void TcpSender::on_duplicate_ack() {
+  ++dupacks_;
+  cc_->on_dupack(view(), w_, dupacks_);
+  if (!cfg_.sack && state_ != cc::CaState::Loss && sacked_out_ + 1 < snd_nxt_ - snd_una_) {
+    ++sacked_out_;  // Linux tcp_add_reno_sack: a duplicate ACK means a packet left the network
+  }
+}
+
+void TcpSender::enter_recovery() {
+  ++counters_.fast_recoveries;
+  const cc::LossResponse r = cc_->on_loss(view(), w_);
+  w_.ssthresh_pkts = r.ssthresh_pkts;
+  w_.cwnd_pkts = std::max(r.cwnd_pkts, 1.0);
+  state_ = cc::CaState::Recovery;
+  recovery_point_ = snd_nxt_;
+  mark_lost(snd_una_);
+  mark_ptr_ = std::max(mark_ptr_, snd_una_ + 1);
+  const uint64_t first = next_retransmission();  // RFC 6675 4.3: leaves regardless of cwnd
+  if (first != kNone) transmit(first, true);
+}
+
+void TcpSender::on_rto_timer() {
+  if (rto_deadline_ == Time::never()) return;
+  if (sim_.now() < rto_deadline_) {
+    sim_.schedule_at(rto_event_, rto_deadline_);
+    return;
+  }
+  if (snd_una_ == snd_nxt_) {
+    rto_deadline_ = Time::never();
+    return;
+  }
+  ++counters_.timeouts;
+  account_window();
+  rtt_.backoff();
+  const cc::LossResponse r = cc_->on_timeout(view(), w_);
+  w_.ssthresh_pkts = r.ssthresh_pkts;
+  w_.cwnd_pkts = std::max(r.cwnd_pkts, 1.0);
+  state_ = cc::CaState::Loss;
+  recovery_point_ = snd_nxt_;
+  dupacks_ = 0;
+  if (!cfg_.sack) sacked_out_ = 0;
+  lost_out_ = 0;
+  retrans_out_ = 0;
+  for (uint64_t s = snd_una_; s < snd_nxt_; ++s) {  // once per timeout: O(window)
+    uint8_t& f = seg(s);
+    f = static_cast<uint8_t>(f & ~kRetrans);
+    if ((f & kSacked) == 0) {
+      f |= kLost;
+      ++lost_out_;
+    }
+  }
+  mark_ptr_ = snd_nxt_;
+  sacked_beyond_ = 0;
+  retx_ptr_ = snd_una_;
+  rto_deadline_ = sim_.now() + rtt_.rto();
+  sim_.schedule_at(rto_event_, rto_deadline_);
+  try_send();
+}
+
+}  // namespace fastsim::tcp

@@ -1,0 +1,35 @@
+// Atomic output files (see atomic_file.hpp).
+#include "fastsim/trace/atomic_file.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+namespace fastsim::trace {
+
+AtomicFile::AtomicFile(std::string path)
+    : path_(std::move(path)),
+      tmp_(path_ + ".tmp"),
+      out_(std::make_unique<fmt::ostream>(fmt::output_file(tmp_))) {}
+
+AtomicFile::~AtomicFile() {
+  if (!committed_) {
+    out_.reset();
+    std::error_code ec;
+    std::filesystem::remove(tmp_, ec);
+  }
+}
+
+void AtomicFile::commit() {
+  out_->close();
+  std::filesystem::rename(tmp_, path_);
+  committed_ = true;
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  AtomicFile f(path);
+  f.print("{}", text);
+  f.commit();
+}
+
+}  // namespace fastsim::trace
