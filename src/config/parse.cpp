@@ -325,6 +325,7 @@ Scenario parse_scenario(const json& doc) {
     s.nodes = {"r1", "r2"};
     net::LinkConfig rev = dumbbell->bottleneck;
     rev.id = "bottleneck_rev";
+    rev.loss_rate = 0;  // random loss applies to the forward (data) direction only
     s.links.push_back({dumbbell->bottleneck, "r1", "r2", true});
     s.links.push_back({rev, "r2", "r1", false});
     s.bottleneck = "bottleneck";
@@ -420,13 +421,14 @@ Scenario parse_scenario(const json& doc) {
           const std::string dst = copy.id + ".dst";
           s.nodes.push_back(src);
           s.nodes.push_back(dst);
-          auto access_link = [&](const std::string& id) {
-            return net::LinkConfig{id, dumbbell->access_rate, access, dumbbell->access_buffer, dumbbell->access_loss};
+          auto access_link = [&](const std::string& id, bool data_direction) {
+            return net::LinkConfig{id, dumbbell->access_rate, access, dumbbell->access_buffer,
+                                   data_direction ? dumbbell->access_loss : 0.0};
           };
-          s.links.push_back({access_link(copy.id + ".access_src"), src, "r1", false});
-          s.links.push_back({access_link(copy.id + ".access_src_rev"), "r1", src, false});
-          s.links.push_back({access_link(copy.id + ".access_dst"), "r2", dst, false});
-          s.links.push_back({access_link(copy.id + ".access_dst_rev"), dst, "r2", false});
+          s.links.push_back({access_link(copy.id + ".access_src", true), src, "r1", false});
+          s.links.push_back({access_link(copy.id + ".access_src_rev", false), "r1", src, false});
+          s.links.push_back({access_link(copy.id + ".access_dst", true), "r2", dst, false});
+          s.links.push_back({access_link(copy.id + ".access_dst_rev", false), dst, "r2", false});
           copy.src = src;
           copy.dst = dst;
         }

@@ -60,6 +60,8 @@ class Link {
   void enqueue(Packet* p);
 
   [[nodiscard]] const LinkConfig& config() const { return cfg_; }
+  /// Changes the Bernoulli loss rate from now on (outages, tests); 1.0 is a black hole.
+  void set_loss_rate(double p) { cfg_.loss_rate = p; }
   [[nodiscard]] const std::string& id() const { return cfg_.id; }
   /// Counters brought up to the current time.
   [[nodiscard]] const LinkCounters& counters();

@@ -1,0 +1,73 @@
+// Test helpers: build scenarios from JSON text, run the CLI, check conservation.
+#pragma once
+
+#include <array>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "fastsim/config/parse.hpp"
+#include "fastsim/run/experiment.hpp"
+
+namespace fastsim::testing {
+
+inline config::Scenario scenario_from(const std::string& json_text) {
+  return config::parse_scenario(nlohmann::json::parse(json_text));
+}
+
+/// A dumbbell scenario with the given bottleneck and flows (JSON array text).
+inline std::string dumbbell_json(const std::string& rate, const std::string& delay, const std::string& buffer,
+                                 const std::string& duration, const std::string& flows,
+                                 const std::string& defaults = R"({"delayed_ack": false})",
+                                 const std::string& extra_bottleneck = "") {
+  return R"({"name": "test", "seed": 1, "duration": ")" + duration +
+         R"(", "topology": {"dumbbell": {"bottleneck": {"rate": ")" + rate + R"(", "delay": ")" + delay +
+         R"(", "buffer": ")" + buffer + "\"" + extra_bottleneck +
+         R"(}, "access": {"rate": "10Gbps", "buffer": "100000pkt"}}}, "defaults": )" + defaults +
+         R"(, "flows": )" + flows + "}";
+}
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  ///< stdout and stderr
+};
+
+inline CommandResult run_command(const std::string& cmd) {
+  CommandResult r;
+  FILE* pipe = popen((cmd + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return r;
+  std::array<char, 4096> buf{};
+  size_t n = 0;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.output.append(buf.data(), n);
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  return r;
+}
+
+/// Packet conservation at the end of (part of) a run, for every flow and link.
+inline void check_conservation(run::Experiment& exp) {
+  uint64_t on_links_total = 0;
+  for (const auto& id : exp.link_ids()) {
+    auto& l = exp.link(id);
+    const auto c = l.counters();
+    INFO("link " << id);
+    CHECK(c.arrivals == c.drops + c.random_losses + c.departures + l.packets_on_link());
+    on_links_total += l.packets_on_link();
+  }
+  CHECK(exp.pool().live() == on_links_total);
+  for (size_t i = 0; i < exp.flow_count(); ++i) {
+    auto& f = exp.flow(i);
+    INFO("flow " << f.spec->id);
+    const uint64_t data_dropped = f.data_counters.queue_drops + f.data_counters.random_losses;
+    CHECK(f.sender->counters().data_sent ==
+          f.receiver->counters().data_arrivals + data_dropped + exp.packets_on_links(f.data_route));
+    const uint64_t acks_dropped = f.ack_counters.queue_drops + f.ack_counters.random_losses;
+    CHECK(f.receiver->counters().acks_sent ==
+          f.sender->counters().acks_received + acks_dropped + exp.packets_on_links(f.ack_route));
+  }
+}
+
+}  // namespace fastsim::testing

@@ -1,0 +1,145 @@
+// TCP sender/receiver behaviour in small networks: delayed ACK, timers, fast
+// recovery (NewReno and SACK), RTO after a whole window is lost, finite flows,
+// receive-window limit, and packet conservation.
+#include <catch2/catch.hpp>
+
+#include "../support/helpers.hpp"
+
+using namespace fastsim;
+using fastsim::testing::check_conservation;
+using fastsim::testing::dumbbell_json;
+using fastsim::testing::scenario_from;
+
+TEST_CASE("delayed ACK halves the number of ACKs", "[tcp][delack]") {
+  for (bool delack : {false, true}) {
+    // No loss in 20 s (the window starts in congestion avoidance at 500 of 1666 packets):
+    // every ACK is an in-order one, so delayed ACK should halve their number.
+    const auto s = scenario_from(dumbbell_json(
+        "100Mbps", "5ms", "833pkt", "20s", R"([{"id": "a", "rtt": "100ms"}])",
+        delack ? R"({"delayed_ack": true, "initial_ssthresh": 500})" : R"({"delayed_ack": false, "initial_ssthresh": 500})"));
+    run::Experiment exp(s);
+    exp.run();
+    auto& f = exp.flow(0);
+    const double ratio = static_cast<double>(f.receiver->counters().acks_sent) /
+                         static_cast<double>(f.receiver->counters().data_arrivals);
+    INFO("delayed_ack=" << delack << " acks/data=" << ratio);
+    if (delack) {
+      CHECK(ratio == Approx(0.5).epsilon(0.01));
+    } else {
+      CHECK(ratio == 1.0);
+    }
+    check_conservation(exp);
+  }
+}
+
+TEST_CASE("the delayed-ACK timer fires for a lone segment and is cancelled by a second", "[tcp][delack][timer]") {
+  for (int segments : {1, 2}) {
+    const std::string flows =
+        R"([{"id": "a", "rtt": "100ms", "size": )" + std::to_string(segments * 1460) + "}]";
+    const auto s = scenario_from(
+        dumbbell_json("100Mbps", "5ms", "100pkt", "2s", flows, R"({"delayed_ack": true, "delayed_ack_timeout": "40ms"})"));
+    run::Experiment exp(s);
+    const auto& r = exp.run();
+    const double rtt = r.flows[0].min_rtt_s;
+    INFO("segments=" << segments << " rtt sample=" << rtt);
+    if (segments == 1) {
+      CHECK(rtt == Approx(0.140).margin(0.001));  // 100 ms path + 40 ms delayed-ACK timer
+    } else {
+      CHECK(rtt == Approx(0.100).margin(0.001));  // second segment triggers the ACK at once
+    }
+    CHECK(r.flows[0].completion_s.has_value());
+    CHECK(exp.flow(0).receiver->counters().acks_sent == 1);
+  }
+}
+
+TEST_CASE("isolated losses are repaired by fast recovery, not timeouts", "[tcp][recovery]") {
+  for (bool sack : {false, true}) {
+    // ssthresh below the pipe size avoids the slow-start overshoot; each sawtooth epoch
+    // then ends with a single drop at the full buffer.
+    const std::string defaults = std::string(R"({"delayed_ack": false, "initial_ssthresh": 500, "sack": )") +
+                                 (sack ? "true" : "false") + "}";
+    const auto s = scenario_from(dumbbell_json("20Mbps", "5ms", "100pkt", "120s",
+                                               R"([{"id": "a", "rtt": "60ms"}])", defaults));
+    run::Experiment exp(s);
+    const auto& r = exp.run();
+    INFO("sack=" << sack);
+    CHECK(r.flows[0].timeouts == 0);
+    CHECK(r.flows[0].fast_recoveries >= 5);
+    CHECK(r.flows[0].retransmits == r.flows[0].drops);
+    check_conservation(exp);
+  }
+}
+
+TEST_CASE("losing a whole window causes an RTO, and recovery completes", "[tcp][rto]") {
+  for (bool sack : {false, true}) {
+    // BDP 208 packets + 150 buffered; the black hole (120 ms) outlasts one RTT plus the
+    // queue's drain time (36 ms) and ends before the RTO (>= 200 ms) fires. The buffer
+    // absorbs the slow-start bursts after the timeout, so exactly one RTO is expected.
+    const std::string defaults = std::string(R"({"delayed_ack": true, "initial_ssthresh": 150, "sack": )") +
+                                 (sack ? "true" : "false") + "}";
+    const auto s = scenario_from(dumbbell_json("50Mbps", "5ms", "150pkt", "30s", R"([{"id": "a", "rtt": "50ms"}])",
+                                               defaults));
+    run::Experiment exp(s);
+    exp.run_until(Time::at(Duration::seconds_int(10)));
+    auto& f = exp.flow(0);
+    REQUIRE(f.sender->counters().timeouts == 0);
+    const uint64_t before = f.receiver->counters().segments_delivered;
+    exp.link("bottleneck").set_loss_rate(1.0);  // a black hole for longer than one RTT
+    exp.run_until(Time::at(Duration::milliseconds(10'120)));
+    exp.link("bottleneck").set_loss_rate(0.0);
+    const auto& r = exp.run();
+    INFO("sack=" << sack);
+    CHECK(r.flows[0].timeouts == 1);
+    CHECK(f.sender->state() == cc::CaState::Open);
+    CHECK(f.receiver->counters().segments_delivered > before);
+    // everything sent before the outage was eventually delivered in order
+    CHECK(f.sender->snd_una() > f.sender->snd_nxt() - static_cast<uint64_t>(f.sender->window().cwnd_pkts) - 1);
+    // the link is fully used again during the last 10 s
+    const auto& last = r.flows[0].goodput_samples_bps;
+    double sum = 0;
+    for (size_t k = last.size() - 10; k < last.size(); ++k) sum += last[k];
+    CHECK(sum / 10 > 0.9 * 50e6 * 1460 / 1500);
+    check_conservation(exp);
+  }
+}
+
+TEST_CASE("a finite flow delivers exactly its size and completes", "[tcp][finite]") {
+  for (bool sack : {false, true}) {
+    const std::string defaults = std::string(R"({"sack": )") + (sack ? "true" : "false") + "}";
+    const auto s = scenario_from(dumbbell_json("100Mbps", "5ms", "100pkt", "30s",
+                                               R"([{"id": "a", "rtt": "50ms", "size": "20MB", "start": "1s"}])",
+                                               defaults));
+    run::Experiment exp(s);
+    const auto& r = exp.run();
+    REQUIRE(r.flows[0].completion_s.has_value());
+    CHECK(r.flows[0].bytes_delivered == 20'000'000);
+    CHECK(*r.flows[0].completion_s > 1.0 + 20e6 * 8 / 100e6);  // cannot beat the link rate
+    CHECK(r.flows[0].end_s == *r.flows[0].completion_s);
+    check_conservation(exp);
+  }
+}
+
+TEST_CASE("the receive window caps throughput at rwnd / RTT", "[tcp][rwnd]") {
+  const auto s = scenario_from(dumbbell_json("1Gbps", "5ms", "1000pkt", "20s",
+                                             R"([{"id": "a", "rtt": "100ms", "receive_window": "146KB"}])"));
+  run::Experiment exp(s);
+  const auto& r = exp.run();
+  // 146 KB / 1460 B = 100 segments per 100 ms RTT = 1000 segments/s = 11.68 Mb/s of payload
+  CHECK(r.flows[0].goodput_bps == Approx(100 * 1460 * 8 / 0.1).epsilon(0.03));
+  CHECK(r.flows[0].drops == 0);
+}
+
+TEST_CASE("packets are conserved mid-run with many competing flows", "[tcp][conservation]") {
+  const auto s = scenario_from(dumbbell_json("100Mbps", "5ms", "200pkt", "20s",
+                                             R"([{"id": "a", "count": 5, "rtt": "40ms"},
+                                                 {"id": "b", "rtt": "120ms", "start": "3s", "stop": "15s"}])",
+                                             R"({"sack": true})"));
+  run::Experiment exp(s);
+  for (int t = 1; t <= 20; t += 3) {
+    exp.run_until(Time::at(Duration::seconds_int(t)));
+    check_conservation(exp);
+  }
+  exp.run();
+  check_conservation(exp);
+  CHECK(exp.result().links.size() > 0);
+}

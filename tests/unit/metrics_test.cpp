@@ -1,0 +1,41 @@
+// Metric definitions of specs/metrics.md on hand-computed examples.
+#include <catch2/catch.hpp>
+
+#include "fastsim/trace/metrics.hpp"
+
+using namespace fastsim::trace;
+
+TEST_CASE("Jain's index", "[metrics]") {
+  CHECK(*jain_index({5.0}) == Approx(1.0));
+  CHECK(*jain_index({1.0, 1.0, 1.0}) == Approx(1.0));
+  CHECK(*jain_index({1.0, 0.0}) == Approx(0.5));
+  CHECK(*jain_index({3.0, 1.0}) == Approx(16.0 / 20.0));
+  CHECK_FALSE(jain_index({}).has_value());
+}
+
+TEST_CASE("stability is the sample coefficient of variation", "[metrics]") {
+  // mean 2, sample stddev sqrt(((1)^2 + 0 + 1^2)/2) = 1
+  CHECK(*coefficient_of_variation({1.0, 2.0, 3.0}) == Approx(0.5));
+  CHECK(*coefficient_of_variation({4.0, 4.0}) == Approx(0.0));
+  CHECK_FALSE(coefficient_of_variation({4.0}).has_value());
+}
+
+TEST_CASE("responsiveness counts periods until the running average settles", "[metrics]") {
+  CHECK(responsiveness_periods({10, 10, 10, 10}) == 0);
+  // mean 7.5; running averages 0, 5, 6.67, 7.5 -> off by >10% at k = 1, 2, 3 (6.67 is 11% low)
+  CHECK(responsiveness_periods({0, 10, 10, 10}) == 3);
+}
+
+TEST_CASE("equilibrium intervals split at every start and stop", "[metrics]") {
+  // flow 0 over [0, 90), flow 1 over [20, 60); tau = 1 s, warm-up 2 s
+  const auto plans = plan_intervals({{0, 90}, {20, 60}}, 90, 1.0, 2.0);
+  REQUIRE(plans.size() == 3);
+  CHECK(plans[0].flows == std::vector<size_t>{0});
+  CHECK(plans[0].first_period == 2);
+  CHECK(plans[0].end_period == 20);
+  CHECK(plans[1].flows == std::vector<size_t>{0, 1});
+  CHECK(plans[1].first_period == 22);
+  CHECK(plans[1].end_period == 60);
+  CHECK(plans[2].start == 60);
+  CHECK(plans[2].end == 90);
+}

@@ -1,0 +1,106 @@
+// Reno window control without a network (ns-3 style): slow start with ABC, one
+// packet per RTT in congestion avoidance, halving on loss, timeout to one packet.
+#include <catch2/catch.hpp>
+
+#include "fastsim/cc/registry.hpp"
+#include "fastsim/cc/reno.hpp"
+
+using namespace fastsim;
+using namespace fastsim::cc;
+
+namespace {
+struct Driver {
+  std::unique_ptr<CongestionControl> cc;
+  Window w;
+  RttView rtt;
+  explicit Driver(ParamValues p = {}) {
+    if (p.all().empty()) {
+      for (const auto& s : Reno::param_specs()) p.set(s.name, s.default_value);
+    }
+    cc = std::make_unique<Reno>(p);
+  }
+  FlowView view() const {
+    FlowView v;
+    v.rtt = &rtt;
+    v.in_flight_pkts = w.cwnd_pkts;
+    return v;
+  }
+  /// ACKs one window's worth of packets, `per_ack` packets per ACK.
+  void advance_rtt(uint32_t per_ack = 1) {
+    const auto acks = static_cast<int>(w.cwnd_pkts / per_ack);
+    for (int i = 0; i < acks; ++i) cc->on_ack(view(), w, AckEvent{per_ack, std::nullopt, false, false});
+  }
+};
+}  // namespace
+
+TEST_CASE("Reno slow start doubles per RTT with or without delayed ACKs", "[cc][reno]") {
+  for (uint32_t per_ack : {1u, 2u}) {
+    Driver d;
+    d.w = {10, 1e18};
+    d.advance_rtt(per_ack);
+    CHECK(d.w.cwnd_pkts == Approx(20));
+    d.advance_rtt(per_ack);
+    CHECK(d.w.cwnd_pkts == Approx(40));
+  }
+}
+
+TEST_CASE("Reno slow start stops at ssthresh and carries the rest into avoidance", "[cc][reno]") {
+  Driver d;
+  d.w = {15, 16};
+  d.cc->on_ack(d.view(), d.w, AckEvent{2, std::nullopt, false, false});
+  CHECK(d.w.cwnd_pkts == Approx(16 + 1.0 / 16));
+}
+
+TEST_CASE("Reno congestion avoidance adds one packet per RTT at any window", "[cc][reno]") {
+  for (double w0 : {100.0, 1000.0, 10000.0}) {
+    for (uint32_t per_ack : {1u, 2u}) {
+      Driver d;
+      d.w = {w0, 1};
+      d.advance_rtt(per_ack);
+      CHECK(d.w.cwnd_pkts == Approx(w0 + 1).epsilon(0.001));
+    }
+  }
+}
+
+TEST_CASE("Reno halves on loss and drops to one packet on timeout", "[cc][reno]") {
+  Driver d;
+  d.w = {1000, 1};
+  const auto loss = d.cc->on_loss(d.view(), d.w);
+  CHECK(loss.ssthresh_pkts == Approx(500));
+  CHECK(loss.cwnd_pkts == Approx(500));
+  const auto to = d.cc->on_timeout(d.view(), d.w);
+  CHECK(to.ssthresh_pkts == Approx(500));
+  CHECK(to.cwnd_pkts == Approx(1));
+  d.w = {3, 1};
+  CHECK(d.cc->on_loss(d.view(), d.w).ssthresh_pkts == Approx(2));  // floor of 2 packets
+}
+
+TEST_CASE("Reno does not grow in recovery or when not window-limited", "[cc][reno]") {
+  Driver d;
+  d.w = {100, 1};
+  d.cc->on_ack(d.view(), d.w, AckEvent{1, std::nullopt, true, false});
+  CHECK(d.w.cwnd_pkts == 100);
+  FlowView v = d.view();
+  v.cwnd_limited = false;
+  d.cc->on_ack(v, d.w, AckEvent{1, std::nullopt, false, false});
+  CHECK(d.w.cwnd_pkts == 100);
+}
+
+TEST_CASE("Reno parameters act in the documented direction", "[cc][reno]") {
+  ParamValues p;
+  p.set("increase", 2.0);
+  p.set("decrease", 0.3);
+  Driver d(p);
+  d.w = {100, 1};
+  d.advance_rtt();
+  CHECK(d.w.cwnd_pkts == Approx(102).epsilon(0.001));
+  CHECK(d.cc->on_loss(d.view(), d.w).ssthresh_pkts == Approx(102 * 0.7).epsilon(0.001));
+}
+
+TEST_CASE("the registry knows reno and its parameters", "[cc]") {
+  const AlgorithmInfo* reno = find_algorithm("reno");
+  REQUIRE(reno != nullptr);
+  CHECK(reno->params.size() == 2);
+  CHECK(find_algorithm("nope") == nullptr);
+  CHECK_THAT(algorithm_names(), Catch::Contains("reno"));
+}
