@@ -102,7 +102,10 @@ void TcpSender::try_send() {
       cwnd_limited_ = false;
       return;
     }
-    const double in_flight = pipe();
+    // No limited transmit (RFC 3042): while Open, SACKed or duplicate-ACKed packets do
+    // not open the window, so the first retransmission finds room in a full drop-tail queue.
+    const double in_flight =
+        state_ == cc::CaState::Open ? static_cast<double>(snd_nxt_ - snd_una_) : pipe();
     if (in_flight > 0 && in_flight + 1 > w_.cwnd_pkts + 1e-9) {
       cwnd_limited_ = true;
       return;
@@ -272,7 +275,7 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
 void TcpSender::on_duplicate_ack() {
   ++dupacks_;
   cc_->on_dupack(view(), w_, dupacks_);
-  if (!cfg_.sack && state_ != cc::CaState::Loss && sacked_out_ + 1 < snd_nxt_ - snd_una_) {
+  if (!cfg_.sack && state_ == cc::CaState::Recovery && sacked_out_ + 1 < snd_nxt_ - snd_una_) {
     ++sacked_out_;  // Linux tcp_add_reno_sack: a duplicate ACK means a packet left the network
   }
 }
@@ -284,6 +287,9 @@ void TcpSender::enter_recovery() {
   w_.cwnd_pkts = std::max(r.cwnd_pkts, 1.0);
   state_ = cc::CaState::Recovery;
   recovery_point_ = snd_nxt_;
+  if (!cfg_.sack) {  // the duplicate ACKs so far stand for packets that left the network
+    sacked_out_ = std::min<uint64_t>(dupacks_, snd_nxt_ - snd_una_ - 1);
+  }
   mark_lost(snd_una_);
   mark_ptr_ = std::max(mark_ptr_, snd_una_ + 1);
   const uint64_t first = next_retransmission();  // RFC 6675 4.3: leaves regardless of cwnd

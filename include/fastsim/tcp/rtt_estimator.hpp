@@ -1,7 +1,9 @@
 // RFC 6298 round-trip estimator and retransmission timeout, plus the min/latest
 // samples algorithms use (baseRTT).
-// - Clock granularity G = 0: samples are exact picosecond echoes.
-// - RTO = max(min_rto, srtt + 4 rttvar), capped at max_rto; doubled per timeout
+// - RTO = srtt + max(G, 4 rttvar) with the granularity term G set to min_rto, as Linux
+//   does (srtt + max(4 mdev, rto_min)): with exact samples rttvar collapses on a steady
+//   path, and max(min_rto, srtt + 4 rttvar) would fire spuriously whenever a
+//   retransmission waits behind a full queue. Capped at max_rto; doubled per timeout
 //   (backoff), reset by the next valid sample (Karn's rule keeps samples of
 //   retransmitted segments out before they get here).
 #pragma once
@@ -30,7 +32,7 @@ class RttEstimator {
     view_.srtt = srtt_;
     view_.latest = r;
     view_.min_rtt = view_.min_rtt ? std::min(*view_.min_rtt, r) : r;
-    rto_ = std::clamp(srtt_ + rttvar_ * 4, min_rto_, max_rto_);
+    rto_ = std::min(srtt_ + std::max(min_rto_, rttvar_ * 4), max_rto_);
     ++samples_;
     sum_s_ += r.to_seconds();
   }

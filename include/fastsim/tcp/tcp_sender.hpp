@@ -11,6 +11,10 @@
 // - With SACK, a segment is lost once dupack_threshold segments above it are SACKed
 //   (RFC 6675 IsLost), tracked with a monotone pointer: O(1) amortized per ACK.
 // - The first retransmission of a recovery leaves at once (RFC 6675, step 4.3).
+// - No limited transmit (RFC 3042): while Open the window counts every unacknowledged
+//   packet, so duplicate ACKs before fast retransmit do not clock out new data and the
+//   retransmission finds room in a drop-tail queue that the flow itself keeps full
+//   (without RACK, a lost retransmission costs an RTO).
 // - A lost retransmission is recovered by the RTO (no RACK/TLP); after an RTO every
 //   un-SACKed outstanding segment is marked lost and resent in slow start (Linux Loss state).
 // - The RTO timer is re-armed lazily: the deadline moves on every ACK; the event
@@ -68,6 +72,8 @@ class TcpSender final : public net::PacketSink {
   [[nodiscard]] const cc::CongestionControl& algorithm() const { return *cc_; }
   [[nodiscard]] uint64_t snd_una() const { return snd_una_; }
   [[nodiscard]] uint64_t snd_nxt() const { return snd_nxt_; }
+  /// RTT rounds completed so far.
+  [[nodiscard]] uint64_t rounds() const { return round_; }
   [[nodiscard]] double pipe() const;
   /// Window integral up to now.
   [[nodiscard]] WindowIntegral window_integral() const;
