@@ -1,0 +1,213 @@
+// The command line as a user meets it: every shipped config validates, runs are
+// byte-for-byte deterministic, and malformed scenarios fail cleanly with the JSON path.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "../support/helpers.hpp"
+
+namespace fs = std::filesystem;
+using fastsim::testing::run_command;
+
+namespace {
+
+const std::string kBinary = FASTSIM_BINARY;
+const std::string kSource = FASTSIM_SOURCE_DIR;
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+fs::path temp_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("fastsim-test-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+/// Every output file, except the wall-clock fields of summary.json.
+std::map<std::string, std::string> outputs(const fs::path& dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
+    std::string text = read_file(e.path());
+    if (e.path().filename() == "summary.json") {
+      auto j = nlohmann::json::parse(text);
+      j.erase("wall_time_s");
+      j.erase("peak_rss_mb");
+      text = j.dump();
+    }
+    files[fs::relative(e.path(), dir).string()] = text;
+  }
+  return files;
+}
+
+const char* kValid = R"({
+  "name": "t", "duration": "5s",
+  "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "1ms", "buffer": "100pkt"},
+                            "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+  "flows": [{"id": "a", "rtt": "40ms"}]
+})";
+
+}  // namespace
+
+TEST_CASE("every shipped scenario validates", "[cli]") {
+  size_t n = 0;
+  for (const auto& e : fs::recursive_directory_iterator(kSource + "/configs")) {
+    if (e.path().extension() != ".json") continue;
+    const auto r = run_command(kBinary + " validate " + e.path().string());
+    INFO(e.path() << ": " << r.output);
+    CHECK(r.exit_code == 0);
+    ++n;
+  }
+  CHECK(n >= 3);
+}
+
+TEST_CASE("the demo runs end to end and writes every output", "[cli]") {
+  const fs::path out = temp_dir("demo");
+  const auto r = run_command(kBinary + " run " + kSource + "/configs/demo.json --out " + out.string() + " --quiet");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(fs::exists(out / "summary.json"));
+  CHECK(fs::exists(out / "flows/a.csv"));
+  CHECK(fs::exists(out / "flows/b.csv"));
+  CHECK(fs::exists(out / "links/bottleneck.csv"));
+  for (const auto& e : fs::recursive_directory_iterator(out)) CHECK(e.path().extension() != ".tmp");
+  const auto s = nlohmann::json::parse(read_file(out / "summary.json"));
+  for (const char* key : {"fastsim_version", "scenario", "seed", "sim_time_s", "wall_time_s", "events", "flows",
+                          "links", "intervals"}) {
+    CHECK(s.contains(key));
+  }
+  for (const char* key : {"id", "algorithm", "bytes_delivered", "goodput_bps", "retransmits", "timeouts",
+                          "mean_rtt_s", "min_rtt_s"}) {
+    CHECK(s["flows"][0].contains(key));
+  }
+  for (const char* key : {"id", "utilization", "mean_queue_pkts", "max_queue_pkts", "drops"}) {
+    CHECK(s["links"][0].contains(key));
+  }
+  for (const char* key : {"start_s", "end_s", "flows", "throughput_bps", "utilization", "jain", "stability",
+                          "responsiveness_s", "mean_queue_pkts"}) {
+    CHECK(s["intervals"][0].contains(key));
+  }
+  CHECK(s["intervals"].size() == 3);  // a alone, a + b, a alone
+  const std::string header = read_file(out / "flows/a.csv").substr(0, 60);
+  CHECK(header.rfind("time_s,cwnd_pkts,ssthresh_pkts,srtt_s,base_rtt_s,goodput_bps", 0) == 0);
+  fs::remove_all(out);
+}
+
+TEST_CASE("same scenario and seed give byte-identical outputs", "[cli][determinism]") {
+  const fs::path a = temp_dir("det-a"), b = temp_dir("det-b"), c = temp_dir("det-c");
+  const std::string cfg = kSource + "/configs/demo.json";
+  REQUIRE(run_command(kBinary + " run " + cfg + " --out " + a.string() + " --quiet --set /defaults/sack=false --set /topology/dumbbell/bottleneck/loss_rate=0.001").exit_code == 0);
+  REQUIRE(run_command(kBinary + " run " + cfg + " --out " + b.string() + " --quiet --set /defaults/sack=false --set /topology/dumbbell/bottleneck/loss_rate=0.001").exit_code == 0);
+  REQUIRE(run_command(kBinary + " run " + cfg + " --out " + c.string() + " --quiet --set /defaults/sack=false --set /topology/dumbbell/bottleneck/loss_rate=0.001 --seed 2").exit_code == 0);
+  const auto oa = outputs(a), ob = outputs(b), oc = outputs(c);
+  CHECK(oa.size() == 4);
+  CHECK(oa == ob);
+  CHECK(oa.at("summary.json") != oc.at("summary.json"));  // another seed, other random losses
+  fs::remove_all(a);
+  fs::remove_all(b);
+  fs::remove_all(c);
+}
+
+TEST_CASE("malformed scenarios fail with the JSON path and never crash", "[cli][bad-input]") {
+  struct Case {
+    std::string pointer;  // what to change in kValid (JSON pointer), or "" to replace the whole text
+    std::string value;    // JSON value (or whole text)
+    std::string expect;   // substring of the message (the path)
+  };
+  const std::vector<Case> cases = {
+      {"/duration", "\"-5s\"", "/duration: expected a duration"},
+      {"/duration", "\"0s\"", "/duration: expected a positive duration"},
+      {"/duration", "true", "/duration: expected a duration"},
+      {"/topology/dumbbell/bottleneck/rate", "\"-10Mbps\"", "/topology/dumbbell/bottleneck/rate"},
+      {"/topology/dumbbell/bottleneck/rate", "0", "/topology/dumbbell/bottleneck/rate"},
+      {"/topology/dumbbell/bottleneck/buffer", "\"0pkt\"", "/topology/dumbbell/bottleneck/buffer"},
+      {"/topology/dumbbell/bottleneck/buffer", "0", "/topology/dumbbell/bottleneck/buffer"},
+      {"/topology/dumbbell/bottleneck/colour", "\"red\"", "/topology/dumbbell/bottleneck/colour: unknown key"},
+      {"/topology/dumbbell/bottleneck/loss_rate", "1.5", "/topology/dumbbell/bottleneck/loss_rate"},
+      {"/flows/0/rtt", "-5", "/flows/0/rtt: expected a duration like \"100ms\", got -5"},
+      {"/flows/0/rtt", "\"1ms\"", "/flows/0/rtt: rtt 1ms is shorter"},
+      {"/flows/0/algorithm", "\"tahoe\"", "/flows/0/algorithm: unknown algorithm \"tahoe\"; allowed: reno"},
+      {"/flows/0/params", "{\"gain\": 3}", "/flows/0/params/gain: unknown parameter \"gain\""},
+      {"/flows/0/params", "{\"decrease\": 7}", "/flows/0/params/decrease: expected a number in"},
+      {"/flows/0/stop", "\"0s\"", "/flows/0/stop: stop 0s must be after start"},
+      {"/flows/0/start", "\"10s\"", "/flows/0/start: start 10s is not before the end"},
+      {"/flows/0/size", "\"-1MB\"", "/flows/0/size"},
+      {"/flows/0/mss", "\"big\"", "/flows/0/mss: expected an integer"},
+      {"/flows/0/packet_size", "1000", "/flows/0/packet_size: packet_size (1000) must be at least mss (1460)"},
+      {"/flows/1", "{\"id\": \"a\", \"rtt\": \"40ms\"}", "/flows/1/id: duplicate flow id \"a\""},
+      {"/flows/0/rttt", "\"40ms\"", "/flows/0/rttt: unknown key \"rttt\""},
+      {"/flows", "[]", "/flows: expected a non-empty array"},
+      {"/defaults", "{\"delayed_ack\": \"yes\"}", "/defaults/delayed_ack: expected true or false"},
+      {"/sample_interval", "\"10s\"", "/sample_interval: sample_interval must not exceed duration"},
+      {"/seed", "-1", "/seed: expected an integer"},
+      {"/topology", "{\"dumbbell\": {}}", "/topology/dumbbell/bottleneck: missing required key"},
+      {"", R"({"duration": "5s", "topology": {"nodes": ["h1", "r", "h2"], "links": [
+              {"id": "l1", "from": "h1", "to": "r", "rate": "1Gbps", "delay": "1ms", "buffer": "10pkt"},
+              {"id": "l2", "from": "r", "to": "h9", "rate": "1Gbps", "delay": "1ms", "buffer": "10pkt"}]},
+              "flows": [{"id": "f", "src": "h1", "dst": "h2"}]})",
+       "/topology/links/1/to: no node \"h9\""},
+      {"", R"({"duration": "5s", "topology": {"nodes": ["h1", "h2"], "links": [
+              {"id": "l1", "from": "h1", "to": "h2", "rate": "1Gbps", "delay": "1ms", "buffer": "10pkt"}]},
+              "flows": [{"id": "f", "src": "h1", "dst": "h2"}]})",
+       "/flows/0: no route for ACKs from \"h2\" back to \"h1\""},
+      {"", R"({"duration": "5s", "topology": {"nodes": ["h1", "h2", "h3"], "links": [
+              {"id": "l1", "from": "h1", "to": "h2", "rate": "1Gbps", "delay": "1ms", "buffer": "10pkt"},
+              {"id": "l2", "from": "h2", "to": "h1", "rate": "1Gbps", "delay": "1ms", "buffer": "10pkt"}]},
+              "flows": [{"id": "f", "src": "h1", "dst": "h3"}]})",
+       "/flows/0: no route from \"h1\" to \"h3\""},
+      {"", R"({"duration": "5s", "topology": {"nodes": ["h1", "h1"], "links": []}, "flows": []})",
+       "/topology/nodes/1: duplicate node id \"h1\""},
+      {"", "{\"duration\": ", "is not valid JSON"},
+      {"", "[1, 2]", "/: expected an object"},
+  };
+  const fs::path dir = temp_dir("bad");
+  int i = 0;
+  for (const auto& c : cases) {
+    std::string text = kValid;
+    if (c.pointer.empty()) {
+      text = c.value;
+    } else {
+      auto j = nlohmann::json::parse(kValid);
+      j[nlohmann::json::json_pointer(c.pointer)] = nlohmann::json::parse(c.value);
+      text = j.dump();
+    }
+    const fs::path file = dir / ("case" + std::to_string(i++) + ".json");
+    std::ofstream(file) << text;
+    for (const std::string cmd : {"validate", "run"}) {
+      const fs::path out = dir / "out";
+      const auto r = run_command(kBinary + " " + cmd + " " + file.string() + (cmd == "run" ? " --out " + out.string() : ""));
+      INFO(cmd << " " << c.pointer << " = " << c.value << "\n" << r.output);
+      CHECK(r.exit_code == 1);
+      CHECK_THAT(r.output, Catch::Contains(c.expect));
+      CHECK_FALSE(fs::exists(out / "summary.json"));
+    }
+  }
+  CHECK(cases.size() >= 15);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("usage errors exit 2 and --help, --version, algorithms succeed", "[cli]") {
+  CHECK(run_command(kBinary).exit_code == 2);
+  CHECK(run_command(kBinary + " frobnicate").exit_code == 2);
+  CHECK(run_command(kBinary + " run").exit_code == 2);
+  CHECK(run_command(kBinary + " run x.json --bogus").exit_code == 2);
+  CHECK(run_command(kBinary + " validate /nonexistent.json").exit_code == 1);
+  CHECK(run_command(kBinary + " --help").exit_code == 0);
+  const auto v = run_command(kBinary + " --version");
+  CHECK(v.exit_code == 0);
+  CHECK_THAT(v.output, Catch::Contains("fastsim"));
+  const auto a = run_command(kBinary + " algorithms");
+  CHECK(a.exit_code == 0);
+  CHECK_THAT(a.output, Catch::Contains("reno"));
+  CHECK_THAT(a.output, Catch::Contains("decrease"));
+  const auto bad_set = run_command(kBinary + " run " + kSource + "/configs/demo.json --out /tmp/x --set /nope/deeper=1");
+  CHECK(bad_set.exit_code == 1);
+  CHECK_THAT(bad_set.output, Catch::Contains("/nope/deeper"));
+}
