@@ -14,15 +14,15 @@ std::unique_ptr<CongestionControl> make(const ParamValues& p) {
 
 const std::vector<AlgorithmInfo>& algorithms() {
   static const std::vector<AlgorithmInfo> table = {
-      {"reno", "Reno/NewReno AIMD: +1 packet per RTT, halve on loss (RFC 5681)", Reno::param_specs(),
-       make<Reno>},
+      {"reno", "Reno/NewReno AIMD: +1 packet per RTT, halve on loss (RFC 5681)", Reno::param_specs(), make<Reno>},
   };
   return table;
 }
 
 const AlgorithmInfo* find_algorithm(const std::string& name) {
   for (const auto& a : algorithms()) {
-    if (a.name == name) return &a;
+    if (a.name == name)
+      return &a;
   }
   return nullptr;
 }
@@ -30,7 +30,8 @@ const AlgorithmInfo* find_algorithm(const std::string& name) {
 std::string algorithm_names() {
   std::string out;
   for (const auto& a : algorithms()) {
-    if (!out.empty()) out += ", ";
+    if (!out.empty())
+      out += ", ";
     out += a.name;
   }
   return out;

@@ -9,7 +9,8 @@ double slow_start(Window& w, double acked) {
   constexpr double kAbcLimit = 2;  // RFC 3465 L
   const double counted = std::min(acked, kAbcLimit);
   const double room = w.ssthresh_pkts - w.cwnd_pkts;
-  if (room <= 0) return acked;
+  if (room <= 0)
+    return acked;
   if (counted <= room) {
     w.cwnd_pkts += counted;
     return 0;
@@ -32,11 +33,13 @@ std::vector<ParamSpec> Reno::param_specs() {
 Reno::Reno(const ParamValues& p) : increase_(p.get("increase")), decrease_(p.get("decrease")) {}
 
 void Reno::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
-  if (ack.in_recovery || !flow.cwnd_limited) return;
+  if (ack.in_recovery || !flow.cwnd_limited)
+    return;
   double acked = ack.newly_acked;
   if (w.cwnd_pkts < w.ssthresh_pkts) {
     acked = slow_start(w, acked);
-    if (acked <= 0) return;
+    if (acked <= 0)
+      return;
   }
   additive_increase(w, acked, increase_);
 }

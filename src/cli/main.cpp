@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <boost/program_options.hpp>
 #include <fmt/format.h>
+#include <boost/program_options.hpp>
 
 #include "fastsim/cc/registry.hpp"
 #include "fastsim/config/parse.hpp"
@@ -33,14 +33,16 @@ const char* kUsageText =
     "  --help              print this help\n";
 
 void print_issues(const ScenarioError& e, const std::string& file) {
-  for (const auto& i : e.issues()) std::cerr << fmt::format("{}: {}\n", file, i.to_string());
+  for (const auto& i : e.issues())
+    std::cerr << fmt::format("{}: {}\n", file, i.to_string());
 }
 
 fastsim::config::Scenario load(const std::string& file, const std::vector<std::string>& sets,
                                const std::optional<uint64_t>& seed) {
   auto doc = fastsim::config::load_json_file(file);
   fastsim::config::apply_overrides(doc, sets);
-  if (seed && doc.is_object()) doc["seed"] = *seed;
+  if (seed && doc.is_object())
+    doc["seed"] = *seed;
   return fastsim::config::parse_scenario(doc);
 }
 
@@ -67,8 +69,12 @@ int cmd_algorithms(const std::vector<std::string>& args) {
     for (const auto& a : fastsim::cc::algorithms()) {
       nlohmann::json params = nlohmann::json::array();
       for (const auto& p : a.params) {
-        params.push_back({{"name", p.name}, {"default", p.default_value}, {"min", p.min}, {"max", p.max},
-                          {"unit", p.unit}, {"help", p.help}});
+        params.push_back({{"name", p.name},
+                          {"default", p.default_value},
+                          {"min", p.min},
+                          {"max", p.max},
+                          {"unit", p.unit},
+                          {"help", p.help}});
       }
       out.push_back({{"name", a.name}, {"summary", a.summary}, {"params", params}});
     }
@@ -77,7 +83,8 @@ int cmd_algorithms(const std::vector<std::string>& args) {
   }
   for (const auto& a : fastsim::cc::algorithms()) {
     std::cout << fmt::format("{}\n  {}\n", a.name, a.summary);
-    if (a.params.empty()) std::cout << "  (no parameters)\n";
+    if (a.params.empty())
+      std::cout << "  (no parameters)\n";
     for (const auto& p : a.params) {
       std::cout << fmt::format("  {:<18} default {:<8} range [{}, {}] {:<12} {}\n", p.name, p.default_value, p.min,
                                p.max, p.unit, p.help);
@@ -92,9 +99,8 @@ int cmd_run(const std::vector<std::string>& args) {
   std::vector<std::string> sets;
   int64_t seed = -1;
   opts.add_options()("file", po::value(&file), "scenario file")("out", po::value(&out), "output directory")(
-      "seed", po::value(&seed), "override the scenario seed")("set", po::value(&sets)->composing(),
-                                                               "override /json/pointer=value")(
-      "quiet,q", "no progress line");
+      "seed", po::value(&seed), "override the scenario seed")(
+      "set", po::value(&sets)->composing(), "override /json/pointer=value")("quiet,q", "no progress line");
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
@@ -132,7 +138,8 @@ int cmd_run(const std::vector<std::string>& args) {
     if (!quiet) {
       options.on_progress = [&](double sim_s, uint64_t events) {
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-        if (wall < 2.0 || wall - last_print < 0.5) return;
+        if (wall < 2.0 || wall - last_print < 0.5)
+          return;
         last_print = wall;
         printed = true;
         std::cerr << fmt::format("\r[fastsim] {:.1f}/{:.0f} s simulated ({:.0f}%), {:.1f} M events/s, {:.0f} s wall   ",
@@ -140,7 +147,8 @@ int cmd_run(const std::vector<std::string>& args) {
       };
     }
     const auto& r = exp.run(options);
-    if (printed) std::cerr << "\n";
+    if (printed)
+      std::cerr << "\n";
     if (!quiet) {
       std::cerr << fmt::format("[fastsim] done: {} s simulated in {:.2f} s wall, {} events, {} data packets -> {}\n",
                                r.sim_time_s, r.wall_time_s, r.events, r.data_packets_delivered, out);
@@ -170,9 +178,12 @@ int main(int argc, char** argv) {
     std::cout << kUsageText;
     return kOk;
   }
-  if (cmd == "run") return cmd_run(args);
-  if (cmd == "validate") return cmd_validate(args);
-  if (cmd == "algorithms") return cmd_algorithms(args);
+  if (cmd == "run")
+    return cmd_run(args);
+  if (cmd == "validate")
+    return cmd_validate(args);
+  if (cmd == "algorithms")
+    return cmd_algorithms(args);
   std::cerr << fmt::format("fastsim: unknown command \"{}\"\n", cmd) << kUsageText;
   return kUsage;
 }

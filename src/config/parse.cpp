@@ -19,7 +19,8 @@ namespace fastsim::config {
 ScenarioError::ScenarioError(Issues issues)
     : std::runtime_error([&] {
         std::string msg;
-        for (const auto& i : issues) msg += (msg.empty() ? "" : "\n") + i.to_string();
+        for (const auto& i : issues)
+          msg += (msg.empty() ? "" : "\n") + i.to_string();
         return msg;
       }()),
       issues_(std::move(issues)) {}
@@ -29,7 +30,8 @@ namespace {
 using nlohmann::json;
 
 bool valid_id(const std::string& s) {
-  if (s.empty() || s.size() > 128) return false;
+  if (s.empty() || s.size() > 128)
+    return false;
   return std::all_of(s.begin(), s.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
   });
@@ -37,26 +39,40 @@ bool valid_id(const std::string& s) {
 
 /// Reads TCP settings present in `r` on top of `cfg`; `rwnd_bytes` keeps the byte value.
 void read_tcp(Reader& r, tcp::TcpConfig& cfg, std::optional<uint64_t>& rwnd_bytes) {
-  if (auto v = r.integer("mss", 1, 65535)) cfg.mss = static_cast<uint32_t>(*v);
-  if (auto v = r.integer("packet_size", 1, 65535)) cfg.packet_size = static_cast<uint32_t>(*v);
-  if (auto v = r.integer("ack_size", 1, 65535)) cfg.ack_size = static_cast<uint32_t>(*v);
-  if (auto v = r.boolean("delayed_ack")) cfg.delayed_ack = *v;
-  if (auto v = r.duration("delayed_ack_timeout", false, true)) cfg.delayed_ack_timeout = *v;
-  if (auto v = r.boolean("sack")) cfg.sack = *v;
-  if (auto v = r.integer("dupack_threshold", 1, 1000)) cfg.dupack_threshold = static_cast<uint32_t>(*v);
-  if (auto v = r.duration("min_rto", false, true)) cfg.min_rto = *v;
-  if (auto v = r.duration("initial_rto", false, true)) cfg.initial_rto = *v;
-  if (auto v = r.duration("max_rto", false, true)) cfg.max_rto = *v;
-  if (auto v = r.number("initial_window", 1, 1e7)) cfg.initial_window = *v;
-  if (auto v = r.number("initial_ssthresh", 2, 1e18)) cfg.initial_ssthresh = *v;
-  if (auto v = r.size("receive_window")) rwnd_bytes = *v;
+  if (auto v = r.integer("mss", 1, 65535))
+    cfg.mss = static_cast<uint32_t>(*v);
+  if (auto v = r.integer("packet_size", 1, 65535))
+    cfg.packet_size = static_cast<uint32_t>(*v);
+  if (auto v = r.integer("ack_size", 1, 65535))
+    cfg.ack_size = static_cast<uint32_t>(*v);
+  if (auto v = r.boolean("delayed_ack"))
+    cfg.delayed_ack = *v;
+  if (auto v = r.duration("delayed_ack_timeout", false, true))
+    cfg.delayed_ack_timeout = *v;
+  if (auto v = r.boolean("sack"))
+    cfg.sack = *v;
+  if (auto v = r.integer("dupack_threshold", 1, 1000))
+    cfg.dupack_threshold = static_cast<uint32_t>(*v);
+  if (auto v = r.duration("min_rto", false, true))
+    cfg.min_rto = *v;
+  if (auto v = r.duration("initial_rto", false, true))
+    cfg.initial_rto = *v;
+  if (auto v = r.duration("max_rto", false, true))
+    cfg.max_rto = *v;
+  if (auto v = r.number("initial_window", 1, 1e7))
+    cfg.initial_window = *v;
+  if (auto v = r.number("initial_ssthresh", 2, 1e18))
+    cfg.initial_ssthresh = *v;
+  if (auto v = r.size("receive_window"))
+    rwnd_bytes = *v;
 }
 
 void check_tcp(Reader& r, const tcp::TcpConfig& cfg) {
   if (cfg.packet_size < cfg.mss) {
     r.error("packet_size", fmt::format("packet_size ({}) must be at least mss ({})", cfg.packet_size, cfg.mss));
   }
-  if (cfg.max_rto < cfg.min_rto) r.error("max_rto", "max_rto must be at least min_rto");
+  if (cfg.max_rto < cfg.min_rto)
+    r.error("max_rto", "max_rto must be at least min_rto");
 }
 
 json tcp_to_json(const tcp::TcpConfig& c, std::optional<uint64_t> rwnd_bytes) {
@@ -71,8 +87,10 @@ json tcp_to_json(const tcp::TcpConfig& c, std::optional<uint64_t> rwnd_bytes) {
             {"initial_rto", format_duration(c.initial_rto)},
             {"max_rto", format_duration(c.max_rto)},
             {"initial_window", c.initial_window}};
-  if (c.initial_ssthresh < 1e17) j["initial_ssthresh"] = c.initial_ssthresh;
-  if (rwnd_bytes) j["receive_window"] = *rwnd_bytes;
+  if (c.initial_ssthresh < 1e17)
+    j["initial_ssthresh"] = c.initial_ssthresh;
+  if (rwnd_bytes)
+    j["receive_window"] = *rwnd_bytes;
   return j;
 }
 
@@ -82,12 +100,14 @@ cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& e
     flow.allow("params");
     return values;
   }
-  for (const auto& spec : algo->params) values.set(spec.name, spec.default_value);
+  for (const auto& spec : algo->params)
+    values.set(spec.name, spec.default_value);
   const json* p = flow.get("params");
   if (p != nullptr) {
     Reader pr(*p, flow.path_of("params"), flow.issues());
     for (const auto& spec : algo->params) {
-      if (auto v = pr.number(spec.name, spec.min, spec.max)) values.set(spec.name, *v);
+      if (auto v = pr.number(spec.name, spec.min, spec.max))
+        values.set(spec.name, *v);
     }
     if (pr.is_object()) {
       for (const auto& [key, value] : p->items()) {
@@ -95,15 +115,17 @@ cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& e
                                        [&](const cc::ParamSpec& s) { return s.name == key; });
         if (!known) {
           std::vector<std::string> names;
-          for (const auto& s : algo->params) names.push_back(s.name);
-          pr.error(key, fmt::format("unknown parameter \"{}\" for algorithm \"{}\"; allowed: {}", key,
-                                    algo->name, names.empty() ? "(none)" : fmt::format("{}", fmt::join(names, ", "))));
+          for (const auto& s : algo->params)
+            names.push_back(s.name);
+          pr.error(key, fmt::format("unknown parameter \"{}\" for algorithm \"{}\"; allowed: {}", key, algo->name,
+                                    names.empty() ? "(none)" : fmt::format("{}", fmt::join(names, ", "))));
         }
       }
     }
   }
   json e = json::object();
-  for (const auto& [k, v] : values.all()) e[k] = v;
+  for (const auto& [k, v] : values.all())
+    e[k] = v;
   echo = e;
   return values;
 }
@@ -126,10 +148,13 @@ std::optional<DumbbellShape> read_dumbbell(const json& j, const std::string& pat
     auto buf = br.buffer("buffer", true);
     auto loss = br.number("loss_rate", 0, 1);
     br.finish();
-    if (!rate || !delay || !buf) ok = false;
-    if (ok) d.bottleneck = {"bottleneck", *rate, *delay, *buf, loss.value_or(0)};
+    if (!rate || !delay || !buf)
+      ok = false;
+    if (ok)
+      d.bottleneck = {"bottleneck", *rate, *delay, *buf, loss.value_or(0)};
   } else {
-    if (r.is_object()) r.error("bottleneck", "missing required key (expected an object with rate, delay, buffer)");
+    if (r.is_object())
+      r.error("bottleneck", "missing required key (expected an object with rate, delay, buffer)");
     ok = false;
   }
   if (const json* a = r.get("access")) {
@@ -138,16 +163,21 @@ std::optional<DumbbellShape> read_dumbbell(const json& j, const std::string& pat
     auto buf = ar.buffer("buffer", true);
     auto loss = ar.number("loss_rate", 0, 1);
     ar.finish();
-    if (!rate || !buf) ok = false;
-    if (rate) d.access_rate = *rate;
-    if (buf) d.access_buffer = *buf;
+    if (!rate || !buf)
+      ok = false;
+    if (rate)
+      d.access_rate = *rate;
+    if (buf)
+      d.access_buffer = *buf;
     d.access_loss = loss.value_or(0);
   } else {
-    if (r.is_object()) r.error("access", "missing required key (expected an object with rate, buffer)");
+    if (r.is_object())
+      r.error("access", "missing required key (expected an object with rate, buffer)");
     ok = false;
   }
   r.finish();
-  if (!ok) return std::nullopt;
+  if (!ok)
+    return std::nullopt;
   return d;
 }
 
@@ -159,7 +189,8 @@ std::vector<std::string> bfs_route(const Scenario& s, const std::string& from, c
   while (!frontier.empty()) {
     const std::string at = frontier.front();
     frontier.pop_front();
-    if (at == to) break;
+    if (at == to)
+      break;
     for (const auto& l : s.links) {
       if (l.from == at && !parent.count(l.to)) {
         parent[l.to] = at;
@@ -167,9 +198,11 @@ std::vector<std::string> bfs_route(const Scenario& s, const std::string& from, c
       }
     }
   }
-  if (!parent.count(to)) return {};
+  if (!parent.count(to))
+    return {};
   std::vector<std::string> path{to};
-  while (path.back() != from) path.push_back(parent[path.back()]);
+  while (path.back() != from)
+    path.push_back(parent[path.back()]);
   std::reverse(path.begin(), path.end());
   return path;
 }
@@ -184,16 +217,21 @@ Scenario parse_scenario(const json& doc) {
   Issues issues;
   Scenario s;
   Reader top(doc, "", issues);
-  if (!top.is_object()) throw ScenarioError(issues);
+  if (!top.is_object())
+    throw ScenarioError(issues);
   json resolved = doc;
 
   s.name = top.string("name").value_or("scenario");
   s.description = top.string("description").value_or("");
-  if (auto v = top.integer("seed", 0, INT64_MAX)) s.seed = static_cast<uint64_t>(*v);
+  if (auto v = top.integer("seed", 0, INT64_MAX))
+    s.seed = static_cast<uint64_t>(*v);
   auto duration = top.duration("duration", true, true);
-  if (duration) s.duration = *duration;
-  if (auto v = top.duration("sample_interval", false, true)) s.sample_interval = *v;
-  if (auto v = top.duration("warmup")) s.warmup = *v;
+  if (duration)
+    s.duration = *duration;
+  if (auto v = top.duration("sample_interval", false, true))
+    s.sample_interval = *v;
+  if (auto v = top.duration("warmup"))
+    s.warmup = *v;
   if (duration && s.sample_interval > s.duration) {
     top.error("sample_interval", "sample_interval must not exceed duration");
   }
@@ -224,7 +262,8 @@ Scenario parse_scenario(const json& doc) {
       tr.error("", "give either \"dumbbell\" or \"nodes\" and \"links\", not both");
     } else if (db != nullptr) {
       dumbbell = read_dumbbell(*db, "/topology/dumbbell", issues);
-      if (bottleneck) tr.error("bottleneck", "not used with a dumbbell (its bottleneck link is \"bottleneck\")");
+      if (bottleneck)
+        tr.error("bottleneck", "not used with a dumbbell (its bottleneck link is \"bottleneck\")");
       topology_ok = dumbbell.has_value();
     } else if (nodes != nullptr && links != nullptr) {
       topology_ok = true;
@@ -248,7 +287,8 @@ Scenario parse_scenario(const json& doc) {
           } else {
             issues.push_back({p, fmt::format("expected a node id string or {{\"id\", \"kind\"}}, got {}", n.dump())});
           }
-          if (id.empty()) continue;
+          if (id.empty())
+            continue;
           if (!valid_id(id)) {
             issues.push_back({p, fmt::format("invalid node id \"{}\" (letters, digits, '-', '_', '.')", id)});
           } else if (std::find(s.nodes.begin(), s.nodes.end(), id) != s.nodes.end()) {
@@ -274,7 +314,8 @@ Scenario parse_scenario(const json& doc) {
           l.link.loss_rate = lr.number("loss_rate", 0, 1).value_or(0);
           l.monitor = lr.boolean("monitor").value_or(true);
           lr.finish();
-          if (!lr.is_object()) continue;
+          if (!lr.is_object())
+            continue;
           bool ok = rate && delay && buf && !l.link.id.empty();
           if (!l.link.id.empty() && !valid_id(l.link.id)) {
             lr.error("id", fmt::format("invalid link id \"{}\" (letters, digits, '-', '_', '.')", l.link.id));
@@ -308,9 +349,10 @@ Scenario parse_scenario(const json& doc) {
         }
       }
       if (bottleneck) {
-        const bool found = std::any_of(s.links.begin(), s.links.end(),
-                                       [&](const LinkSpec& l) { return l.link.id == *bottleneck; });
-        if (!found) tr.error("bottleneck", fmt::format("no link \"{}\" in /topology/links", *bottleneck));
+        const bool found =
+            std::any_of(s.links.begin(), s.links.end(), [&](const LinkSpec& l) { return l.link.id == *bottleneck; });
+        if (!found)
+          tr.error("bottleneck", fmt::format("no link \"{}\" in /topology/links", *bottleneck));
         s.bottleneck = *bottleneck;
       }
     } else {
@@ -376,22 +418,26 @@ Scenario parse_scenario(const json& doc) {
               !std::all_of(route->begin(), route->end(), [](const json& n) { return n.is_string(); })) {
             fr.error("route", fmt::format("expected an array of at least two node ids, got {}", route->dump()));
           } else {
-            for (const auto& n : *route) f.route.push_back(n.get<std::string>());
+            for (const auto& n : *route)
+              f.route.push_back(n.get<std::string>());
           }
         }
       }
       read_tcp(fr, f.tcp, rwnd);
       check_tcp(fr, f.tcp);
-      if (rwnd) f.tcp.receive_window = std::max<uint64_t>(1, *rwnd / f.tcp.mss);
+      if (rwnd)
+        f.tcp.receive_window = std::max<uint64_t>(1, *rwnd / f.tcp.mss);
       fr.finish();
-      if (!fr.is_object()) continue;
+      if (!fr.is_object())
+        continue;
 
       if (duration && f.start >= s.duration) {
         fr.error("start", fmt::format("start {} is not before the end of the run ({})", format_duration(f.start),
                                       format_duration(s.duration)));
       }
       if (f.stop && *f.stop <= f.start) {
-        fr.error("stop", fmt::format("stop {} must be after start {}", format_duration(*f.stop), format_duration(f.start)));
+        fr.error("stop",
+                 fmt::format("stop {} must be after start {}", format_duration(*f.stop), format_duration(f.start)));
       }
       if (!dumbbell && topology_ok) {
         for (const char* key : {"src", "dst"}) {
@@ -400,17 +446,20 @@ Scenario parse_scenario(const json& doc) {
             fr.error(key, fmt::format("no node \"{}\" in /topology/nodes", node));
           }
         }
-        if (!f.src.empty() && f.src == f.dst) fr.error("dst", "a flow needs different src and dst");
+        if (!f.src.empty() && f.src == f.dst)
+          fr.error("dst", "a flow needs different src and dst");
       }
 
       json& echo = resolved["flows"][i];
       echo["algorithm"] = f.algorithm;
-      if (algo != nullptr) echo["params"] = params_echo;
+      if (algo != nullptr)
+        echo["params"] = params_echo;
 
       const int64_t n = count.value_or(1);
       for (int64_t k = 0; k < n; ++k) {
         FlowSpec copy = f;
-        if (count) copy.id = fmt::format("{}-{}", f.id, k);
+        if (count)
+          copy.id = fmt::format("{}-{}", f.id, k);
         if (!copy.id.empty() && !flow_ids.insert(copy.id).second) {
           fr.error("id", fmt::format("duplicate flow id \"{}\"", copy.id));
           break;
@@ -462,14 +511,17 @@ Scenario parse_scenario(const json& doc) {
       const std::string fp = fmt::format("/flows/{}", i);
       if (!f.route.empty()) {
         bool ok = f.route.front() == f.src && f.route.back() == f.dst;
-        for (size_t k = 0; ok && k + 1 < f.route.size(); ++k) ok = has_link(s, f.route[k], f.route[k + 1]);
+        for (size_t k = 0; ok && k + 1 < f.route.size(); ++k)
+          ok = has_link(s, f.route[k], f.route[k + 1]);
         if (!ok) {
-          issues.push_back({fp + "/route", fmt::format("route {} does not lead from \"{}\" to \"{}\" over existing links",
-                                                       json(f.route).dump(), f.src, f.dst)});
+          issues.push_back(
+              {fp + "/route", fmt::format("route {} does not lead from \"{}\" to \"{}\" over existing links",
+                                          json(f.route).dump(), f.src, f.dst)});
         }
       } else if (!dumbbell) {
         f.route = bfs_route(s, f.src, f.dst);
-        if (f.route.empty()) issues.push_back({fp, fmt::format("no route from \"{}\" to \"{}\"", f.src, f.dst)});
+        if (f.route.empty())
+          issues.push_back({fp, fmt::format("no route from \"{}\" to \"{}\"", f.src, f.dst)});
       } else {
         f.route = {f.src, "r1", "r2", f.dst};
       }
@@ -482,19 +534,23 @@ Scenario parse_scenario(const json& doc) {
       for (const auto& l : s.links) {
         const bool better = best == nullptr || (l.monitor && !best->monitor) ||
                             (l.monitor == best->monitor && l.link.rate.bps < best->link.rate.bps);
-        if (better) best = &l;
+        if (better)
+          best = &l;
       }
-      if (best != nullptr) s.bottleneck = best->link.id;
+      if (best != nullptr)
+        s.bottleneck = best->link.id;
     }
   }
-  if (!issues.empty()) throw ScenarioError(issues);
+  if (!issues.empty())
+    throw ScenarioError(issues);
   s.resolved = resolved;
   return s;
 }
 
 json load_json_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw ScenarioError({{"", fmt::format("cannot open scenario file \"{}\"", path)}});
+  if (!in)
+    throw ScenarioError({{"", fmt::format("cannot open scenario file \"{}\"", path)}});
   std::stringstream buf;
   buf << in.rdbuf();
   try {
@@ -531,7 +587,8 @@ void apply_overrides(json& doc, const std::vector<std::string>& assignments) {
       issues.push_back({pointer, fmt::format("--set: cannot set this path: {}", e.what())});
     }
   }
-  if (!issues.empty()) throw ScenarioError(issues);
+  if (!issues.empty())
+    throw ScenarioError(issues);
 }
 
 }  // namespace fastsim::config

@@ -10,7 +10,8 @@ namespace fastsim::config {
 
 Reader::Reader(const nlohmann::json& j, std::string path, Issues& issues)
     : j_(j), path_(std::move(path)), issues_(issues), object_(j.is_object()) {
-  if (!object_) issues_.push_back({path_, fmt::format("expected an object, got {}", j.dump())});
+  if (!object_)
+    issues_.push_back({path_, fmt::format("expected an object, got {}", j.dump())});
 }
 
 void Reader::error(const std::string& key, const std::string& message) {
@@ -19,19 +20,22 @@ void Reader::error(const std::string& key, const std::string& message) {
 
 const nlohmann::json* Reader::get(const std::string& key) {
   known_.push_back(key);
-  if (!object_) return nullptr;
+  if (!object_)
+    return nullptr;
   auto it = j_.find(key);
   return it == j_.end() ? nullptr : &*it;
 }
 
 void Reader::missing(const std::string& key, const std::string& what) {
-  if (object_) error(key, fmt::format("missing required key (expected {})", what));
+  if (object_)
+    error(key, fmt::format("missing required key (expected {})", what));
 }
 
 std::optional<std::string> Reader::string(const std::string& key, bool required) {
   const auto* v = get(key);
   if (v == nullptr) {
-    if (required) missing(key, "a string");
+    if (required)
+      missing(key, "a string");
     return std::nullopt;
   }
   if (!v->is_string()) {
@@ -43,7 +47,8 @@ std::optional<std::string> Reader::string(const std::string& key, bool required)
 
 std::optional<bool> Reader::boolean(const std::string& key) {
   const auto* v = get(key);
-  if (v == nullptr) return std::nullopt;
+  if (v == nullptr)
+    return std::nullopt;
   if (!v->is_boolean()) {
     error(key, fmt::format("expected true or false, got {}", v->dump()));
     return std::nullopt;
@@ -53,7 +58,8 @@ std::optional<bool> Reader::boolean(const std::string& key) {
 
 std::optional<double> Reader::number(const std::string& key, double min, double max) {
   const auto* v = get(key);
-  if (v == nullptr) return std::nullopt;
+  if (v == nullptr)
+    return std::nullopt;
   if (!v->is_number() || !std::isfinite(v->get<double>()) || v->get<double>() < min || v->get<double>() > max) {
     error(key, fmt::format("expected a number in [{}, {}], got {}", min, max, v->dump()));
     return std::nullopt;
@@ -64,7 +70,8 @@ std::optional<double> Reader::number(const std::string& key, double min, double 
 std::optional<int64_t> Reader::integer(const std::string& key, int64_t min, int64_t max, bool required) {
   const auto* v = get(key);
   if (v == nullptr) {
-    if (required) missing(key, "an integer");
+    if (required)
+      missing(key, "an integer");
     return std::nullopt;
   }
   const bool integral = v->is_number_integer() ||
@@ -89,7 +96,8 @@ std::optional<T> Reader::unit_value(const std::string& key, bool required, const
                                     Parsed<T> (*parse)(const nlohmann::json&)) {
   const auto* v = get(key);
   if (v == nullptr) {
-    if (required) missing(key, what);
+    if (required)
+      missing(key, what);
     return std::nullopt;
   }
   auto parsed = parse(*v);
@@ -122,9 +130,11 @@ std::optional<net::BufferLimit> Reader::buffer(const std::string& key, bool requ
 }
 
 void Reader::finish() {
-  if (!object_) return;
+  if (!object_)
+    return;
   for (const auto& [key, value] : j_.items()) {
-    if (std::find(known_.begin(), known_.end(), key) != known_.end()) continue;
+    if (std::find(known_.begin(), known_.end(), key) != known_.end())
+      continue;
     std::vector<std::string> allowed = known_;
     std::sort(allowed.begin(), allowed.end());
     allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());

@@ -28,75 +28,91 @@ bool split_number(const std::string& s, double& value, std::string& unit) {
     return false;
   }
   unit = s.substr(used);
-  while (!unit.empty() && std::isspace(static_cast<unsigned char>(unit.front()))) unit.erase(0, 1);
+  while (!unit.empty() && std::isspace(static_cast<unsigned char>(unit.front())))
+    unit.erase(0, 1);
   return std::isfinite(value);
 }
 
 /// Number or "<number><unit>" with one of `units`; `what` names the expected form.
-Parsed<double> parse_quantity(const nlohmann::json& j, const std::vector<UnitFactor>& units,
-                              std::string_view example, bool case_insensitive = false) {
+Parsed<double> parse_quantity(const nlohmann::json& j, const std::vector<UnitFactor>& units, std::string_view example,
+                              bool case_insensitive = false) {
   const std::string expected = fmt::format("expected {}", example);
   if (j.is_number()) {
     const double v = j.get<double>();
-    if (!std::isfinite(v)) return fmt::format("{}, got {}", expected, j.dump());
+    if (!std::isfinite(v))
+      return fmt::format("{}, got {}", expected, j.dump());
     return v;
   }
-  if (!j.is_string()) return fmt::format("{}, got {}", expected, j.dump());
+  if (!j.is_string())
+    return fmt::format("{}, got {}", expected, j.dump());
   double value = 0;
   std::string unit;
-  if (!split_number(j.get<std::string>(), value, unit)) return fmt::format("{}, got {}", expected, j.dump());
+  if (!split_number(j.get<std::string>(), value, unit))
+    return fmt::format("{}, got {}", expected, j.dump());
   for (const auto& u : units) {
     bool match = unit == u.suffix;
     if (!match && case_insensitive && unit.size() == u.suffix.size()) {
       match = true;
       for (size_t i = 0; i < unit.size(); ++i) {
-        if (std::tolower(static_cast<unsigned char>(unit[i])) != std::tolower(static_cast<unsigned char>(u.suffix[i]))) {
+        if (std::tolower(static_cast<unsigned char>(unit[i])) !=
+            std::tolower(static_cast<unsigned char>(u.suffix[i]))) {
           match = false;
           break;
         }
       }
     }
-    if (match) return value * u.factor;
+    if (match)
+      return value * u.factor;
   }
   std::string allowed;
-  for (const auto& u : units) allowed += (allowed.empty() ? "" : ", ") + std::string(u.suffix);
+  for (const auto& u : units)
+    allowed += (allowed.empty() ? "" : ", ") + std::string(u.suffix);
   return fmt::format("{}, got {} (unknown unit \"{}\"; allowed: {})", expected, j.dump(), unit, allowed);
 }
 
 }  // namespace
 
 Parsed<Duration> parse_duration(const nlohmann::json& j) {
-  static const std::vector<UnitFactor> units = {{"s", 1},     {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9},
+  static const std::vector<UnitFactor> units = {{"s", 1},      {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9},
                                                 {"ps", 1e-12}, {"min", 60},  {"h", 3600}};
   auto q = parse_quantity(j, units, "a duration like \"100ms\" or a number of seconds");
-  if (auto* err = std::get_if<std::string>(&q)) return *err;
+  if (auto* err = std::get_if<std::string>(&q))
+    return *err;
   const double s = std::get<double>(q);
-  if (s < 0) return fmt::format("expected a duration like \"100ms\", got {} (negative)", j.dump());
-  if (s > 1e6) return fmt::format("duration {} is too long (at most 1e6 s)", j.dump());
+  if (s < 0)
+    return fmt::format("expected a duration like \"100ms\", got {} (negative)", j.dump());
+  if (s > 1e6)
+    return fmt::format("duration {} is too long (at most 1e6 s)", j.dump());
   return Duration::seconds(s);
 }
 
 Parsed<Rate> parse_rate(const nlohmann::json& j) {
-  static const std::vector<UnitFactor> units = {
-      {"bps", 1},      {"kbps", 1e3},    {"Mbps", 1e6},    {"Gbps", 1e9},    {"Tbps", 1e12},
-      {"bit/s", 1},    {"kbit/s", 1e3},  {"Mbit/s", 1e6},  {"Gbit/s", 1e9},  {"Tbit/s", 1e12}};
+  static const std::vector<UnitFactor> units = {{"bps", 1},      {"kbps", 1e3},   {"Mbps", 1e6},   {"Gbps", 1e9},
+                                                {"Tbps", 1e12},  {"bit/s", 1},    {"kbit/s", 1e3}, {"Mbit/s", 1e6},
+                                                {"Gbit/s", 1e9}, {"Tbit/s", 1e12}};
   auto q = parse_quantity(j, units, "a rate like \"100Mbps\" or a number of bits/s");
-  if (auto* err = std::get_if<std::string>(&q)) return *err;
+  if (auto* err = std::get_if<std::string>(&q))
+    return *err;
   const double bps = std::get<double>(q);
-  if (bps < 1) return fmt::format("expected a positive rate like \"100Mbps\", got {}", j.dump());
-  if (bps > 1e13) return fmt::format("rate {} is above the supported 10 Tb/s", j.dump());
+  if (bps < 1)
+    return fmt::format("expected a positive rate like \"100Mbps\", got {}", j.dump());
+  if (bps > 1e13)
+    return fmt::format("rate {} is above the supported 10 Tb/s", j.dump());
   return Rate{static_cast<uint64_t>(std::llround(bps))};
 }
 
 Parsed<uint64_t> parse_size(const nlohmann::json& j) {
-  static const std::vector<UnitFactor> units = {{"B", 1},       {"KB", 1e3},         {"MB", 1e6},
-                                                {"GB", 1e9},    {"KiB", 1024.0},     {"MiB", 1048576.0},
-                                                {"GiB", 1073741824.0}, {"kB", 1e3}};
+  static const std::vector<UnitFactor> units = {
+      {"B", 1},        {"KB", 1e3},        {"MB", 1e6},           {"GB", 1e9},
+      {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"kB", 1e3}};
   auto q = parse_quantity(j, units, "a size like \"1.5MB\" or a number of bytes");
-  if (auto* err = std::get_if<std::string>(&q)) return *err;
+  if (auto* err = std::get_if<std::string>(&q))
+    return *err;
   const double b = std::get<double>(q);
-  if (b < 1) return fmt::format("expected a positive size like \"1.5MB\", got {}", j.dump());
-  if (b > 1e15) return fmt::format("size {} is too large", j.dump());
+  if (b < 1)
+    return fmt::format("expected a positive size like \"1.5MB\", got {}", j.dump());
+  if (b > 1e15)
+    return fmt::format("size {} is too large", j.dump());
   return static_cast<uint64_t>(std::llround(b));
 }
 
@@ -121,17 +137,24 @@ Parsed<net::BufferLimit> parse_buffer(const nlohmann::json& j) {
 
 std::string format_duration(Duration d) {
   const int64_t ps = d.ps();
-  if (ps % 1'000'000'000'000 == 0) return fmt::format("{}s", ps / 1'000'000'000'000);
-  if (ps % 1'000'000'000 == 0) return fmt::format("{}ms", ps / 1'000'000'000);
-  if (ps % 1'000'000 == 0) return fmt::format("{}us", ps / 1'000'000);
-  if (ps % 1000 == 0) return fmt::format("{}ns", ps / 1000);
+  if (ps % 1'000'000'000'000 == 0)
+    return fmt::format("{}s", ps / 1'000'000'000'000);
+  if (ps % 1'000'000'000 == 0)
+    return fmt::format("{}ms", ps / 1'000'000'000);
+  if (ps % 1'000'000 == 0)
+    return fmt::format("{}us", ps / 1'000'000);
+  if (ps % 1000 == 0)
+    return fmt::format("{}ns", ps / 1000);
   return fmt::format("{}ps", ps);
 }
 
 std::string format_rate(Rate r) {
-  if (r.bps % 1'000'000'000 == 0) return fmt::format("{}Gbps", r.bps / 1'000'000'000);
-  if (r.bps % 1'000'000 == 0) return fmt::format("{}Mbps", r.bps / 1'000'000);
-  if (r.bps % 1000 == 0) return fmt::format("{}kbps", r.bps / 1000);
+  if (r.bps % 1'000'000'000 == 0)
+    return fmt::format("{}Gbps", r.bps / 1'000'000'000);
+  if (r.bps % 1'000'000 == 0)
+    return fmt::format("{}Mbps", r.bps / 1'000'000);
+  if (r.bps % 1000 == 0)
+    return fmt::format("{}kbps", r.bps / 1000);
   return fmt::format("{}bps", r.bps);
 }
 

@@ -24,7 +24,8 @@ void EventQueue::schedule(Event& ev, Time t) {
 }
 
 void EventQueue::cancel(Event& ev) {
-  if (ev.index_ == Event::kNotScheduled) return;
+  if (ev.index_ == Event::kNotScheduled)
+    return;
   remove_at(ev.index_);
 }
 
@@ -40,7 +41,8 @@ void EventQueue::remove_at(uint32_t i) {
   Event* last = heap_.back();
   heap_.pop_back();
   gone->index_ = Event::kNotScheduled;
-  if (last == gone) return;
+  if (last == gone)
+    return;
   place(last, i);
   sift_up(i);
   sift_down(last->index_);
@@ -50,7 +52,8 @@ void EventQueue::sift_up(uint32_t i) {
   Event* ev = heap_[i];
   while (i > 0) {
     const uint32_t parent = (i - 1) / kArity;
-    if (!before(ev, heap_[parent])) break;
+    if (!before(ev, heap_[parent]))
+      break;
     place(heap_[parent], i);
     i = parent;
   }
@@ -62,13 +65,16 @@ void EventQueue::sift_down(uint32_t i) {
   const auto n = static_cast<uint32_t>(heap_.size());
   for (;;) {
     const uint32_t first = i * kArity + 1;
-    if (first >= n) break;
+    if (first >= n)
+      break;
     uint32_t best = first;
     const uint32_t end = first + kArity < n ? first + kArity : n;
     for (uint32_t c = first + 1; c < end; ++c) {
-      if (before(heap_[c], heap_[best])) best = c;
+      if (before(heap_[c], heap_[best]))
+        best = c;
     }
-    if (!before(heap_[best], ev)) break;
+    if (!before(heap_[best], ev))
+      break;
     place(heap_[best], i);
     i = best;
   }

@@ -22,8 +22,7 @@ void Simulator::call_at(Time t, std::function<void()> fn) {
   queue_.schedule(*callbacks_.back(), t < now_ ? now_ : t);
 }
 
-void Simulator::run_until(Time end, const std::function<void()>& on_progress,
-                          uint64_t progress_every) {
+void Simulator::run_until(Time end, const std::function<void()>& on_progress, uint64_t progress_every) {
   stop_requested_ = false;
   uint64_t next_progress = events_ + progress_every;
   while (!queue_.empty() && queue_.top_time() <= end) {
@@ -31,13 +30,16 @@ void Simulator::run_until(Time end, const std::function<void()>& on_progress,
     now_ = ev->time();
     ++events_;
     ev->fire();
-    if (stop_requested_) return;
+    if (stop_requested_)
+      return;
     if (events_ >= next_progress) {
       next_progress = events_ + progress_every;
-      if (on_progress) on_progress();
+      if (on_progress)
+        on_progress();
     }
   }
-  if (now_ < end) now_ = end;
+  if (now_ < end)
+    now_ = end;
 }
 
 }  // namespace fastsim

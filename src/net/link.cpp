@@ -34,9 +34,8 @@ void Link::enqueue(Packet* p) {
   advance();
   ++counters_.arrivals;
   const Time now = sim_.now();
-  const bool full = cfg_.buffer.packets != 0
-                        ? queued_pkts_ + 1 > cfg_.buffer.packets
-                        : queued_bytes_ + p->size_bytes > cfg_.buffer.bytes;
+  const bool full = cfg_.buffer.packets != 0 ? queued_pkts_ + 1 > cfg_.buffer.packets
+                                             : queued_bytes_ + p->size_bytes > cfg_.buffer.bytes;
   const Time start = std::max(now, busy_until_);
   if (start > now && full) {
     ++counters_.drops;
@@ -61,20 +60,24 @@ void Link::enqueue(Packet* p) {
     queued_bytes_ += p->size_bytes;
     counters_.max_queue_pkts = std::max(counters_.max_queue_pkts, queued_pkts_);
     period_max_queue_ = std::max(period_max_queue_, queued_pkts_);
-    if (waiting_ == nullptr) waiting_ = p;
+    if (waiting_ == nullptr)
+      waiting_ = p;
   } else {
     start_serializing(p);
   }
-  if (head_ == p) sim_.schedule_at(head_event_, p->arrival);
+  if (head_ == p)
+    sim_.schedule_at(head_event_, p->arrival);
 }
 
 void Link::on_head_arrival() {
   advance();
   Packet* p = head_;
   head_ = p->next;
-  if (head_ == nullptr) tail_ = nullptr;
+  if (head_ == nullptr)
+    tail_ = nullptr;
   --on_link_;
-  if (head_ != nullptr) sim_.schedule_at(head_event_, head_->arrival);
+  if (head_ != nullptr)
+    sim_.schedule_at(head_event_, head_->arrival);
   if (cfg_.loss_rate > 0.0 && rng_.bernoulli(cfg_.loss_rate)) {
     ++counters_.random_losses;
     ++p->route->counters->random_losses;

@@ -22,9 +22,12 @@ namespace {
 
 const char* state_name(cc::CaState s) {
   switch (s) {
-    case cc::CaState::Open: return "open";
-    case cc::CaState::Recovery: return "recovery";
-    case cc::CaState::Loss: return "loss";
+    case cc::CaState::Open:
+      return "open";
+    case cc::CaState::Recovery:
+      return "recovery";
+    case cc::CaState::Loss:
+      return "loss";
   }
   return "?";
 }
@@ -48,14 +51,17 @@ class Experiment::Sampler final : public Event {
  public:
   Sampler(Experiment& e, const std::string& out_dir) : e_(e) {
     for (const auto& l : e_.scenario_.links) {
-      if (l.monitor) monitored_.emplace_back(l.link.id, e_.links_.at(l.link.id).get());
+      if (l.monitor)
+        monitored_.emplace_back(l.link.id, e_.links_.at(l.link.id).get());
     }
-    if (out_dir.empty()) return;
+    if (out_dir.empty())
+      return;
     for (const auto& f : e_.flows_) {
       auto file = std::make_unique<trace::AtomicFile>(fmt::format("{}/flows/{}.csv", out_dir, f->spec->id));
       file->print(
           "time_s,cwnd_pkts,ssthresh_pkts,srtt_s,base_rtt_s,goodput_bps,qdelay_s,bytes_acked,retransmits,state");
-      for (const auto& c : f->sender->algorithm().trace_columns()) file->print(",{}", c);
+      for (const auto& c : f->sender->algorithm().trace_columns())
+        file->print(",{}", c);
       file->print("\n");
       flow_files_.push_back(std::move(file));
     }
@@ -77,14 +83,17 @@ class Experiment::Sampler final : public Event {
     e_.result_.sample_times_s.push_back(t);
     for (size_t i = 0; i < e_.flows_.size(); ++i) {
       FlowRuntime& f = *e_.flows_[i];
-      if (f.started && !f.ended && f.sender->complete()) e_.finish_flow(f, f.sender->completion_time());
+      if (f.started && !f.ended && f.sender->complete())
+        e_.finish_flow(f, f.sender->completion_time());
       const uint64_t bytes = bytes_delivered(f);
       const double goodput = static_cast<double>(bytes - f.delivered_at_last_sample) * 8.0 / tau;
       f.delivered_at_last_sample = bytes;
       f.goodput_samples_bps.push_back(goodput);
-      if (flow_files_.empty()) continue;
+      if (flow_files_.empty())
+        continue;
       const bool active = f.started && (!f.ended || f.ended->to_seconds() > t - tau);
-      if (!active) continue;
+      if (!active)
+        continue;
       const auto& w = f.sender->window();
       const auto& rtt = f.sender->rtt().view();
       const double srtt = rtt.srtt ? rtt.srtt->to_seconds() : 0.0;
@@ -101,7 +110,8 @@ class Experiment::Sampler final : public Event {
                 f.ended ? "done" : state_name(f.sender->state()));
       values_.clear();
       f.sender->algorithm().snapshot(values_);
-      for (double v : values_) out.print(",{:.6g}", v);
+      for (double v : values_)
+        out.print(",{:.6g}", v);
       out.print("\n");
     }
     for (auto& [id, link] : monitored_) {
@@ -121,12 +131,15 @@ class Experiment::Sampler final : public Event {
       }
     }
     const Time next = sim.now() + e_.scenario_.sample_interval;
-    if (next <= Time::at(e_.scenario_.duration)) sim.schedule_at(*this, next);
+    if (next <= Time::at(e_.scenario_.duration))
+      sim.schedule_at(*this, next);
   }
 
   void commit() {
-    for (auto& f : flow_files_) f->commit();
-    for (auto& [id, f] : link_files_) f->commit();
+    for (auto& f : flow_files_)
+      f->commit();
+    for (auto& [id, f] : link_files_)
+      f->commit();
   }
 
   std::map<std::string, LinkResult> link_samples_;
@@ -158,7 +171,8 @@ void Experiment::build_network() {
 
 namespace {
 /// Links along a node path (the first declared link between consecutive nodes).
-std::vector<net::Link*> links_along(const config::Scenario& s, const std::map<std::string, std::unique_ptr<net::Link>>& links,
+std::vector<net::Link*> links_along(const config::Scenario& s,
+                                    const std::map<std::string, std::unique_ptr<net::Link>>& links,
                                     const std::vector<std::string>& nodes) {
   std::vector<net::Link*> out;
   for (size_t k = 0; k + 1 < nodes.size(); ++k) {
@@ -185,7 +199,8 @@ std::vector<std::string> shortest_path(const config::Scenario& s, const std::str
     }
   }
   std::vector<std::string> path{to};
-  while (path.back() != from) path.push_back(parent.at(path.back()));
+  while (path.back() != from)
+    path.push_back(parent.at(path.back()));
   std::reverse(path.begin(), path.end());
   return path;
 }
@@ -201,8 +216,8 @@ void Experiment::build_flows() {
     f->ack_route.counters = &f->ack_counters;
     const cc::AlgorithmInfo* algo = cc::find_algorithm(spec.algorithm);
     const uint64_t segments = spec.size_bytes ? (*spec.size_bytes + spec.tcp.mss - 1) / spec.tcp.mss : 0;
-    f->sender = std::make_unique<tcp::TcpSender>(sim_, pool_, spec.tcp, algo->make(spec.params), &f->data_route,
-                                                 segments);
+    f->sender =
+        std::make_unique<tcp::TcpSender>(sim_, pool_, spec.tcp, algo->make(spec.params), &f->data_route, segments);
     f->receiver = std::make_unique<tcp::TcpReceiver>(sim_, pool_, spec.tcp, &f->ack_route);
     f->data_route.sink = f->receiver.get();
     f->ack_route.sink = f->sender.get();
@@ -214,14 +229,17 @@ void Experiment::build_flows() {
     if (spec.stop) {
       sim_.call_at(Time::at(*spec.stop), [this, raw] {
         raw->sender->stop_new_data();
-        if (!raw->ended) finish_flow(*raw, sim_.now());
+        if (!raw->ended)
+          finish_flow(*raw, sim_.now());
       });
     }
     flows_.push_back(std::move(f));
   }
 }
 
-void Experiment::finish_flow(FlowRuntime& f, Time t) { f.ended = t; }
+void Experiment::finish_flow(FlowRuntime& f, Time t) {
+  f.ended = t;
+}
 
 void Experiment::run_until(Time t) {
   if (!sampler_) {
@@ -242,10 +260,12 @@ const RunResult& Experiment::run(const RunOptions& options) {
     sim_.schedule_at(*sampler_, Time::at(scenario_.sample_interval));
   }
   std::function<void()> progress;
-  if (options.on_progress) progress = [&] { options.on_progress(sim_.now().to_seconds(), sim_.events_processed()); };
+  if (options.on_progress)
+    progress = [&] { options.on_progress(sim_.now().to_seconds(), sim_.events_processed()); };
   sim_.run_until(Time::at(scenario_.duration), progress);
   for (auto& f : flows_) {
-    if (f->started && !f->ended && f->sender->complete()) finish_flow(*f, f->sender->completion_time());
+    if (f->started && !f->ended && f->sender->complete())
+      finish_flow(*f, f->sender->completion_time());
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   compute_results(wall);
@@ -283,7 +303,8 @@ void Experiment::compute_results(double wall_s) {
     fr.algorithm = f->spec->algorithm;
     fr.start_s = f->spec->start.to_seconds();
     fr.end_s = f->ended ? f->ended->to_seconds() : duration;
-    if (f->sender->complete()) fr.completion_s = f->sender->completion_time().to_seconds();
+    if (f->sender->complete())
+      fr.completion_s = f->sender->completion_time().to_seconds();
     fr.bytes_delivered = bytes_delivered(*f);
     const double active = fr.end_s - fr.start_s;
     fr.goodput_bps = active > 0 ? static_cast<double>(fr.bytes_delivered) * 8.0 / active : 0.0;
@@ -311,7 +332,8 @@ void Experiment::compute_results(double wall_s) {
     const auto& c = link.counters();
     LinkResult lr;
     auto it = sampler_->link_samples_.find(id);
-    if (it != sampler_->link_samples_.end()) lr = it->second;
+    if (it != sampler_->link_samples_.end())
+      lr = it->second;
     lr.id = id;
     lr.rate_bps = link.config().rate.to_double();
     lr.monitored = sampler_->monitored(id);
@@ -327,7 +349,8 @@ void Experiment::compute_results(double wall_s) {
 
   const LinkResult* bottleneck = nullptr;
   for (const auto& l : r.links) {
-    if (l.id == scenario_.bottleneck) bottleneck = &l;
+    if (l.id == scenario_.bottleneck)
+      bottleneck = &l;
   }
   const double tau = scenario_.sample_interval.to_seconds();
   for (const auto& plan : trace::plan_intervals(spans, duration, tau, scenario_.warmup.to_seconds())) {
@@ -336,7 +359,8 @@ void Experiment::compute_results(double wall_s) {
     ir.end_s = plan.end;
     const size_t end = std::min(plan.end_period, r.sample_times_s.size());
     ir.periods = end > plan.first_period ? end - plan.first_period : 0;
-    for (size_t fi : plan.flows) ir.flows.push_back(r.flows[fi].id);
+    for (size_t fi : plan.flows)
+      ir.flows.push_back(r.flows[fi].id);
     if (ir.periods > 0) {
       std::vector<double> means;
       double stability_sum = 0;
@@ -344,9 +368,11 @@ void Experiment::compute_results(double wall_s) {
       size_t resp = 0;
       for (size_t fi : plan.flows) {
         const auto& s = r.flows[fi].goodput_samples_bps;
-        const std::vector<double> window(s.begin() + static_cast<long>(plan.first_period), s.begin() + static_cast<long>(end));
+        const std::vector<double> window(s.begin() + static_cast<long>(plan.first_period),
+                                         s.begin() + static_cast<long>(end));
         double mean = 0;
-        for (double x : window) mean += x;
+        for (double x : window)
+          mean += x;
         mean /= static_cast<double>(window.size());
         means.push_back(mean);
         if (auto cv = trace::coefficient_of_variation(window)) {
@@ -356,11 +382,13 @@ void Experiment::compute_results(double wall_s) {
         resp = std::max(resp, trace::responsiveness_periods(window));
       }
       double total = 0;
-      for (double m : means) total += m;
+      for (double m : means)
+        total += m;
       ir.flow_throughput_bps = means;
       ir.throughput_bps = total;
       ir.jain = trace::jain_index(means);
-      if (stability_n > 0) ir.stability = stability_sum / static_cast<double>(stability_n);
+      if (stability_n > 0)
+        ir.stability = stability_sum / static_cast<double>(stability_n);
       ir.responsiveness_periods = resp;
       ir.responsiveness_s = static_cast<double>(resp) * tau;
       if (bottleneck != nullptr && bottleneck->utilization_samples.size() >= end) {

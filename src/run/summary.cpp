@@ -52,7 +52,8 @@ nlohmann::json Experiment::summary_json() const {
   }
   s["links"] = json::array();
   for (const auto& l : r.links) {
-    if (!l.monitored) continue;
+    if (!l.monitored)
+      continue;
     s["links"].push_back({{"id", l.id},
                           {"rate_bps", l.rate_bps},
                           {"utilization", l.utilization},

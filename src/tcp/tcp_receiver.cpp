@@ -11,8 +11,7 @@ namespace {
 constexpr uint64_t kNone = UINT64_MAX;
 }
 
-TcpReceiver::TcpReceiver(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg,
-                         const net::Route* ack_route)
+TcpReceiver::TcpReceiver(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg, const net::Route* ack_route)
     : sim_(sim), pool_(pool), cfg_(cfg), ack_route_(ack_route) {
   ranges_.reserve(16);
 }
@@ -62,7 +61,8 @@ bool TcpReceiver::buffer_out_of_order(uint64_t seq) {
   auto next = std::upper_bound(ranges_.begin(), ranges_.end(), seq,
                                [](uint64_t s, const net::SackBlock& r) { return s < r.start; });
   const bool has_prev = next != ranges_.begin();
-  if (has_prev && seq < std::prev(next)->end) return false;  // already held
+  if (has_prev && seq < std::prev(next)->end)
+    return false;  // already held
   const bool join_prev = has_prev && std::prev(next)->end == seq;
   const bool join_next = next != ranges_.end() && next->start == seq + 1;
   if (join_prev && join_next) {
@@ -79,11 +79,13 @@ bool TcpReceiver::buffer_out_of_order(uint64_t seq) {
 }
 
 void TcpReceiver::on_delack_timer() {
-  if (unacked_segments_ > 0) send_ack();
+  if (unacked_segments_ > 0)
+    send_ack();
 }
 
 void TcpReceiver::send_ack() {
-  if (delack_timer_.scheduled()) sim_.cancel(delack_timer_);
+  if (delack_timer_.scheduled())
+    sim_.cancel(delack_timer_);
   unacked_segments_ = 0;
   net::Packet* a = pool_.acquire();
   a->route = ack_route_;
@@ -98,12 +100,15 @@ void TcpReceiver::send_ack() {
     if (last_ooo_seq_ != kNone) {
       auto it = std::upper_bound(ranges_.begin(), ranges_.end(), last_ooo_seq_,
                                  [](uint64_t s, const net::SackBlock& r) { return s < r.start; });
-      if (it != ranges_.begin()) first = static_cast<size_t>(std::prev(it) - ranges_.begin());
+      if (it != ranges_.begin())
+        first = static_cast<size_t>(std::prev(it) - ranges_.begin());
     }
     uint8_t n = 0;
-    if (first < ranges_.size()) a->sacks[n++] = ranges_[first];
+    if (first < ranges_.size())
+      a->sacks[n++] = ranges_[first];
     for (size_t i = ranges_.size(); i-- > 0 && n < a->sacks.size();) {
-      if (i != first) a->sacks[n++] = ranges_[i];
+      if (i != first)
+        a->sacks[n++] = ranges_[i];
     }
     a->num_sacks = n;
   }

@@ -14,8 +14,7 @@ constexpr size_t kInitialRing = 1024;
 }  // namespace
 
 TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg,
-                     std::unique_ptr<cc::CongestionControl> cc, const net::Route* data_route,
-                     uint64_t total_segments)
+                     std::unique_ptr<cc::CongestionControl> cc, const net::Route* data_route, uint64_t total_segments)
     : sim_(sim),
       pool_(pool),
       cfg_(cfg),
@@ -30,11 +29,14 @@ TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg
 }
 
 void TcpSender::ensure_ring_capacity(uint64_t outstanding) {
-  if (outstanding < segs_.size()) return;
+  if (outstanding < segs_.size())
+    return;
   size_t n = segs_.size();
-  while (n <= outstanding) n *= 2;
+  while (n <= outstanding)
+    n *= 2;
   std::vector<uint8_t> grown(n, 0);
-  for (uint64_t s = snd_una_; s < snd_nxt_; ++s) grown[s & (n - 1)] = segs_[s & seg_mask_];
+  for (uint64_t s = snd_una_; s < snd_nxt_; ++s)
+    grown[s & (n - 1)] = segs_[s & seg_mask_];
   segs_.swap(grown);
   seg_mask_ = n - 1;
 }
@@ -79,17 +81,21 @@ void TcpSender::start() {
 }
 
 bool TcpSender::has_new_data() const {
-  if (!started_ || stopped_) return false;
-  if (total_ != 0 && snd_nxt_ >= total_) return false;
+  if (!started_ || stopped_)
+    return false;
+  if (total_ != 0 && snd_nxt_ >= total_)
+    return false;
   return cfg_.receive_window == 0 || snd_nxt_ - snd_una_ < cfg_.receive_window;
 }
 
 uint64_t TcpSender::next_retransmission() {
-  if (lost_out_ <= retrans_out_) return kNone;  // every lost segment is already resent
+  if (lost_out_ <= retrans_out_)
+    return kNone;  // every lost segment is already resent
   retx_ptr_ = std::max(retx_ptr_, snd_una_);
   while (retx_ptr_ < mark_ptr_) {
     const uint8_t f = seg(retx_ptr_);
-    if ((f & kLost) != 0 && (f & (kRetrans | kSacked)) == 0) return retx_ptr_;
+    if ((f & kLost) != 0 && (f & (kRetrans | kSacked)) == 0)
+      return retx_ptr_;
     ++retx_ptr_;
   }
   return kNone;
@@ -104,8 +110,7 @@ void TcpSender::try_send() {
     }
     // No limited transmit (RFC 3042): while Open, SACKed or duplicate-ACKed packets do
     // not open the window, so the first retransmission finds room in a full drop-tail queue.
-    const double in_flight =
-        state_ == cc::CaState::Open ? static_cast<double>(snd_nxt_ - snd_una_) : pipe();
+    const double in_flight = state_ == cc::CaState::Open ? static_cast<double>(snd_nxt_ - snd_una_) : pipe();
     if (in_flight > 0 && in_flight + 1 > w_.cwnd_pkts + 1e-9) {
       cwnd_limited_ = true;
       return;
@@ -131,7 +136,8 @@ void TcpSender::transmit(uint64_t seq, bool retransmission) {
   p->seq = seq;
   p->echo = sim_.now();
   p->retransmission = retransmission;
-  if (rto_deadline_ == Time::never()) arm_rto();
+  if (rto_deadline_ == Time::never())
+    arm_rto();
   cc_->on_send(view(), seq, retransmission);
   route_->links[0]->enqueue(p);
 }
@@ -150,16 +156,17 @@ void TcpSender::receive(net::Packet* p) {
     return;
   }
   account_window();
-  if (cfg_.sack) process_sack_blocks(p);
+  if (cfg_.sack)
+    process_sack_blocks(p);
   if (p->seq > snd_una_) {
     on_cumulative_ack(p->seq, p);
   } else if (p->seq == snd_una_ && snd_nxt_ > snd_una_) {
     on_duplicate_ack();
   }
   pool_.release(p);
-  if (cfg_.sack) advance_loss_marks();
-  if (state_ == cc::CaState::Open && snd_nxt_ > snd_una_ &&
-      (dupacks_ >= cfg_.dupack_threshold || lost_out_ > 0)) {
+  if (cfg_.sack)
+    advance_loss_marks();
+  if (state_ == cc::CaState::Open && snd_nxt_ > snd_una_ && (dupacks_ >= cfg_.dupack_threshold || lost_out_ > 0)) {
     enter_recovery();
   }
   try_send();
@@ -173,29 +180,36 @@ void TcpSender::process_sack_blocks(const net::Packet* p) {
     }
     return false;
   };
-  if (p->trigger_seq != kNone) sack_if_new(p->trigger_seq);
+  if (p->trigger_seq != kNone)
+    sack_if_new(p->trigger_seq);
   // Walk each block only over its not-yet-SACKed edges: equivalent to a full walk
   // unless ACKs were lost, and O(1) amortized per ACK.
   for (uint8_t i = 0; i < p->num_sacks; ++i) {
     const uint64_t lo = std::max(p->sacks[i].start, snd_una_);
     const uint64_t hi = std::min(p->sacks[i].end, snd_nxt_);
-    for (uint64_t s = hi; s > lo && sack_if_new(s - 1);) --s;
-    for (uint64_t s = lo; s < hi && sack_if_new(s);) ++s;
+    for (uint64_t s = hi; s > lo && sack_if_new(s - 1);)
+      --s;
+    for (uint64_t s = lo; s < hi && sack_if_new(s);)
+      ++s;
   }
 }
 
 void TcpSender::mark_sacked(uint64_t seq) {
   uint8_t& f = seg(seq);
-  if ((f & kLost) != 0) --lost_out_;
-  if ((f & kRetrans) != 0) --retrans_out_;
+  if ((f & kLost) != 0)
+    --lost_out_;
+  if ((f & kRetrans) != 0)
+    --retrans_out_;
   f = kSacked;
   ++sacked_out_;
-  if (seq >= mark_ptr_) ++sacked_beyond_;
+  if (seq >= mark_ptr_)
+    ++sacked_beyond_;
 }
 
 void TcpSender::mark_lost(uint64_t seq) {
   uint8_t& f = seg(seq);
-  if ((f & (kLost | kSacked)) != 0) return;
+  if ((f & (kLost | kSacked)) != 0)
+    return;
   f |= kLost;
   ++lost_out_;
   retx_ptr_ = std::min(retx_ptr_, seq);
@@ -206,7 +220,8 @@ void TcpSender::advance_loss_marks() {
   mark_ptr_ = std::max(mark_ptr_, snd_una_);
   while (mark_ptr_ < snd_nxt_) {
     const bool sacked = (seg(mark_ptr_) & kSacked) != 0;
-    if (sacked_beyond_ - (sacked ? 1 : 0) < cfg_.dupack_threshold) break;
+    if (sacked_beyond_ - (sacked ? 1 : 0) < cfg_.dupack_threshold)
+      break;
     if (sacked) {
       --sacked_beyond_;
     } else {
@@ -222,10 +237,13 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
     const uint8_t f = seg(s);
     if ((f & kSacked) != 0) {
       --sacked_out_;
-      if (s >= mark_ptr_) --sacked_beyond_;
+      if (s >= mark_ptr_)
+        --sacked_beyond_;
     }
-    if ((f & kLost) != 0) --lost_out_;
-    if ((f & kRetrans) != 0) --retrans_out_;
+    if ((f & kLost) != 0)
+      --lost_out_;
+    if ((f & kRetrans) != 0)
+      --retrans_out_;
   }
   if (!cfg_.sack && sacked_out_ > 0) {  // Linux tcp_remove_reno_sacks: one ACK filled the hole
     sacked_out_ -= std::min<uint64_t>(newly - 1, sacked_out_);
@@ -252,7 +270,8 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
     if (snd_una_ >= recovery_point_) {
       state_ = cc::CaState::Open;
       w_.cwnd_pkts = w_.ssthresh_pkts;
-      if (!cfg_.sack) sacked_out_ = 0;
+      if (!cfg_.sack)
+        sacked_out_ = 0;
       cc_->on_recovery_exit(view(), w_);
     } else if (!cfg_.sack) {  // NewReno partial ACK: the next hole is lost too
       mark_lost(snd_una_);
@@ -269,7 +288,8 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
   } else {
     rto_deadline_ = Time::never();
   }
-  if (complete() && completion_time_ == Time::never()) completion_time_ = sim_.now();
+  if (complete() && completion_time_ == Time::never())
+    completion_time_ = sim_.now();
 }
 
 void TcpSender::on_duplicate_ack() {
@@ -293,11 +313,13 @@ void TcpSender::enter_recovery() {
   mark_lost(snd_una_);
   mark_ptr_ = std::max(mark_ptr_, snd_una_ + 1);
   const uint64_t first = next_retransmission();  // RFC 6675 4.3: leaves regardless of cwnd
-  if (first != kNone) transmit(first, true);
+  if (first != kNone)
+    transmit(first, true);
 }
 
 void TcpSender::on_rto_timer() {
-  if (rto_deadline_ == Time::never()) return;
+  if (rto_deadline_ == Time::never())
+    return;
   if (sim_.now() < rto_deadline_) {
     sim_.schedule_at(rto_event_, rto_deadline_);
     return;
@@ -315,7 +337,8 @@ void TcpSender::on_rto_timer() {
   state_ = cc::CaState::Loss;
   recovery_point_ = snd_nxt_;
   dupacks_ = 0;
-  if (!cfg_.sack) sacked_out_ = 0;
+  if (!cfg_.sack)
+    sacked_out_ = 0;
   lost_out_ = 0;
   retrans_out_ = 0;
   for (uint64_t s = snd_una_; s < snd_nxt_; ++s) {  // once per timeout: O(window)

@@ -8,9 +8,7 @@
 namespace fastsim::trace {
 
 AtomicFile::AtomicFile(std::string path)
-    : path_(std::move(path)),
-      tmp_(path_ + ".tmp"),
-      out_(std::make_unique<fmt::ostream>(fmt::output_file(tmp_))) {}
+    : path_(std::move(path)), tmp_(path_ + ".tmp"), out_(std::make_unique<fmt::ostream>(fmt::output_file(tmp_))) {}
 
 AtomicFile::~AtomicFile() {
   if (!committed_) {

@@ -12,40 +12,48 @@ std::optional<double> jain_index(const std::vector<double>& means) {
     sum += x;
     sum_sq += x * x;
   }
-  if (means.empty() || sum_sq <= 0) return std::nullopt;
+  if (means.empty() || sum_sq <= 0)
+    return std::nullopt;
   return sum * sum / (static_cast<double>(means.size()) * sum_sq);
 }
 
 std::optional<double> coefficient_of_variation(const std::vector<double>& samples) {
   const size_t m = samples.size();
-  if (m < 2) return std::nullopt;
+  if (m < 2)
+    return std::nullopt;
   double mean = 0;
-  for (double x : samples) mean += x;
+  for (double x : samples)
+    mean += x;
   mean /= static_cast<double>(m);
-  if (mean <= 0) return std::nullopt;
+  if (mean <= 0)
+    return std::nullopt;
   double ss = 0;
-  for (double x : samples) ss += (x - mean) * (x - mean);
+  for (double x : samples)
+    ss += (x - mean) * (x - mean);
   return std::sqrt(ss / static_cast<double>(m - 1)) / mean;
 }
 
 size_t responsiveness_periods(const std::vector<double>& samples, double tolerance) {
-  if (samples.empty()) return 0;
+  if (samples.empty())
+    return 0;
   double total = 0;
-  for (double x : samples) total += x;
+  for (double x : samples)
+    total += x;
   const double mean = total / static_cast<double>(samples.size());
-  if (mean <= 0) return 0;
+  if (mean <= 0)
+    return 0;
   size_t last = 0;
   double running = 0;
   for (size_t k = 0; k < samples.size(); ++k) {
     running += samples[k];
     const double avg = running / static_cast<double>(k + 1);
-    if (std::fabs(avg - mean) / mean > tolerance) last = k + 1;
+    if (std::fabs(avg - mean) / mean > tolerance)
+      last = k + 1;
   }
   return last;
 }
 
-std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double duration, double tau,
-                                         double warmup) {
+std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double duration, double tau, double warmup) {
   std::vector<double> cuts{0.0, duration};
   for (const auto& f : flows) {
     cuts.push_back(std::clamp(f.start, 0.0, duration));
@@ -60,12 +68,15 @@ std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double 
     p.start = cuts[i];
     p.end = cuts[i + 1];
     for (size_t f = 0; f < flows.size(); ++f) {
-      if (flows[f].start <= p.start + kEps && flows[f].end >= p.end - kEps) p.flows.push_back(f);
+      if (flows[f].start <= p.start + kEps && flows[f].end >= p.end - kEps)
+        p.flows.push_back(f);
     }
-    if (p.flows.empty()) continue;
+    if (p.flows.empty())
+      continue;
     p.first_period = static_cast<size_t>(std::ceil((p.start + warmup) / tau - kEps));
     p.end_period = static_cast<size_t>(std::floor(p.end / tau + kEps));
-    if (p.end_period < p.first_period) p.end_period = p.first_period;
+    if (p.end_period < p.first_period)
+      p.end_period = p.first_period;
     out.push_back(p);
   }
   return out;

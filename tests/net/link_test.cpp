@@ -54,26 +54,30 @@ struct Injector final : Event {
   uint64_t limit = 0;
   void fire() override {
     b->inject(next++);
-    if (next < limit) b->sim.schedule_in(*this, every);
+    if (next < limit)
+      b->sim.schedule_in(*this, every);
   }
 };
 }  // namespace
 
 TEST_CASE("a burst departs back to back after exact serialization and delay", "[link]") {
   Bench b({"l", Rate{100'000'000}, Duration::milliseconds(10), {100, 0}, 0.0});
-  for (uint64_t i = 0; i < 5; ++i) b.inject(i);
+  for (uint64_t i = 0; i < 5; ++i)
+    b.inject(i);
   b.sim.run_until(Time::at(Duration::seconds_int(1)));
   REQUIRE(b.sink.times.size() == 5);
   for (size_t i = 0; i < 5; ++i) {
     CHECK(b.sink.seqs[i] == i);
-    CHECK(b.sink.times[i] == Time::at(Duration::microseconds(120) * static_cast<int64_t>(i + 1) + Duration::milliseconds(10)));
+    CHECK(b.sink.times[i] ==
+          Time::at(Duration::microseconds(120) * static_cast<int64_t>(i + 1) + Duration::milliseconds(10)));
   }
 }
 
 TEST_CASE("drop-tail drops exactly what exceeds the buffer", "[link]") {
   SECTION("packets") {
     Bench b({"l", Rate{100'000'000}, Duration::milliseconds(1), {50, 0}, 0.0});
-    for (uint64_t i = 0; i < 80; ++i) b.inject(i);
+    for (uint64_t i = 0; i < 80; ++i)
+      b.inject(i);
     CHECK(b.link.queue_packets() == 50);  // one more is being serialized
     b.sim.run_until(Time::at(Duration::seconds_int(1)));
     CHECK(b.sink.times.size() == 51);
@@ -83,7 +87,8 @@ TEST_CASE("drop-tail drops exactly what exceeds the buffer", "[link]") {
   }
   SECTION("bytes") {
     Bench b({"l", Rate{100'000'000}, Duration::milliseconds(1), {0, 15'000}, 0.0});
-    for (uint64_t i = 0; i < 40; ++i) b.inject(i);
+    for (uint64_t i = 0; i < 40; ++i)
+      b.inject(i);
     b.sim.run_until(Time::at(Duration::seconds_int(1)));
     CHECK(b.sink.times.size() == 11);  // 1 serializing + 10 x 1500 B
     CHECK(b.link.counters().drops == 29);
@@ -131,7 +136,8 @@ TEST_CASE("Bernoulli loss removes the configured fraction", "[link]") {
 TEST_CASE("the mean queue is the exact time integral", "[link]") {
   // 11 packets at t=0 on a 12 Mb/s link (1 ms each): the queue steps 10, 9, ..., 1, 0
   Bench b({"l", Rate{12'000'000}, Duration::zero(), {100, 0}, 0.0});
-  for (uint64_t i = 0; i < 11; ++i) b.inject(i);
+  for (uint64_t i = 0; i < 11; ++i)
+    b.inject(i);
   b.sim.run_until(Time::at(Duration::milliseconds(20)));
   CHECK(b.link.counters().queue_area == Approx(0.055));  // (10+9+...+1) packet-ms
 }

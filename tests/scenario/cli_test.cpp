@@ -34,7 +34,8 @@ fs::path temp_dir(const std::string& name) {
 std::map<std::string, std::string> outputs(const fs::path& dir) {
   std::map<std::string, std::string> files;
   for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    if (!e.is_regular_file()) continue;
+    if (!e.is_regular_file())
+      continue;
     std::string text = read_file(e.path());
     if (e.path().filename() == "summary.json") {
       auto j = nlohmann::json::parse(text);
@@ -59,7 +60,8 @@ const char* kValid = R"({
 TEST_CASE("every shipped scenario validates", "[cli]") {
   size_t n = 0;
   for (const auto& e : fs::recursive_directory_iterator(kSource + "/configs")) {
-    if (e.path().extension() != ".json") continue;
+    if (e.path().extension() != ".json")
+      continue;
     const auto r = run_command(kBinary + " validate " + e.path().string());
     INFO(e.path() << ": " << r.output);
     CHECK(r.exit_code == 0);
@@ -77,14 +79,15 @@ TEST_CASE("the demo runs end to end and writes every output", "[cli]") {
   CHECK(fs::exists(out / "flows/a.csv"));
   CHECK(fs::exists(out / "flows/b.csv"));
   CHECK(fs::exists(out / "links/bottleneck.csv"));
-  for (const auto& e : fs::recursive_directory_iterator(out)) CHECK(e.path().extension() != ".tmp");
+  for (const auto& e : fs::recursive_directory_iterator(out))
+    CHECK(e.path().extension() != ".tmp");
   const auto s = nlohmann::json::parse(read_file(out / "summary.json"));
-  for (const char* key : {"fastsim_version", "scenario", "seed", "sim_time_s", "wall_time_s", "events", "flows",
-                          "links", "intervals"}) {
+  for (const char* key :
+       {"fastsim_version", "scenario", "seed", "sim_time_s", "wall_time_s", "events", "flows", "links", "intervals"}) {
     CHECK(s.contains(key));
   }
-  for (const char* key : {"id", "algorithm", "bytes_delivered", "goodput_bps", "retransmits", "timeouts",
-                          "mean_rtt_s", "min_rtt_s"}) {
+  for (const char* key :
+       {"id", "algorithm", "bytes_delivered", "goodput_bps", "retransmits", "timeouts", "mean_rtt_s", "min_rtt_s"}) {
     CHECK(s["flows"][0].contains(key));
   }
   for (const char* key : {"id", "utilization", "mean_queue_pkts", "max_queue_pkts", "drops"}) {
@@ -103,9 +106,16 @@ TEST_CASE("the demo runs end to end and writes every output", "[cli]") {
 TEST_CASE("same scenario and seed give byte-identical outputs", "[cli][determinism]") {
   const fs::path a = temp_dir("det-a"), b = temp_dir("det-b"), c = temp_dir("det-c");
   const std::string cfg = kSource + "/configs/demo.json";
-  REQUIRE(run_command(kBinary + " run " + cfg + " --out " + a.string() + " --quiet --set /defaults/sack=false --set /topology/dumbbell/bottleneck/loss_rate=0.001").exit_code == 0);
-  REQUIRE(run_command(kBinary + " run " + cfg + " --out " + b.string() + " --quiet --set /defaults/sack=false --set /topology/dumbbell/bottleneck/loss_rate=0.001").exit_code == 0);
-  REQUIRE(run_command(kBinary + " run " + cfg + " --out " + c.string() + " --quiet --set /defaults/sack=false --set /topology/dumbbell/bottleneck/loss_rate=0.001 --seed 2").exit_code == 0);
+  REQUIRE(run_command(kBinary + " run " + cfg + " --out " + a.string() +
+                      " --quiet --set /defaults/sack=false --set /topology/dumbbell/bottleneck/loss_rate=0.001")
+              .exit_code == 0);
+  REQUIRE(run_command(kBinary + " run " + cfg + " --out " + b.string() +
+                      " --quiet --set /defaults/sack=false --set /topology/dumbbell/bottleneck/loss_rate=0.001")
+              .exit_code == 0);
+  REQUIRE(
+      run_command(kBinary + " run " + cfg + " --out " + c.string() +
+                  " --quiet --set /defaults/sack=false --set /topology/dumbbell/bottleneck/loss_rate=0.001 --seed 2")
+          .exit_code == 0);
   const auto oa = outputs(a), ob = outputs(b), oc = outputs(c);
   CHECK(oa.size() == 4);
   CHECK(oa == ob);
@@ -182,7 +192,8 @@ TEST_CASE("malformed scenarios fail with the JSON path and never crash", "[cli][
     std::ofstream(file) << text;
     for (const std::string cmd : {"validate", "run"}) {
       const fs::path out = dir / "out";
-      const auto r = run_command(kBinary + " " + cmd + " " + file.string() + (cmd == "run" ? " --out " + out.string() : ""));
+      const auto r =
+          run_command(kBinary + " " + cmd + " " + file.string() + (cmd == "run" ? " --out " + out.string() : ""));
       INFO(cmd << " " << c.pointer << " = " << c.value << "\n" << r.output);
       CHECK(r.exit_code == 1);
       CHECK_THAT(r.output, Catch::Contains(c.expect));
@@ -207,7 +218,8 @@ TEST_CASE("usage errors exit 2 and --help, --version, algorithms succeed", "[cli
   CHECK(a.exit_code == 0);
   CHECK_THAT(a.output, Catch::Contains("reno"));
   CHECK_THAT(a.output, Catch::Contains("decrease"));
-  const auto bad_set = run_command(kBinary + " run " + kSource + "/configs/demo.json --out /tmp/x --set /nope/deeper=1");
+  const auto bad_set =
+      run_command(kBinary + " run " + kSource + "/configs/demo.json --out /tmp/x --set /nope/deeper=1");
   CHECK(bad_set.exit_code == 1);
   CHECK_THAT(bad_set.output, Catch::Contains("/nope/deeper"));
 }

@@ -85,7 +85,8 @@ TEST_CASE("Reno sawtooth with a 1 x BDP buffer", "[scenario][reno][slow]") {
     REQUIRE(r.links[0].id == "bottleneck");
     double sum = 0;
     const auto from = static_cast<size_t>(epochs[2].start_s);
-    for (size_t k = from; k < util.size(); ++k) sum += util[k];
+    for (size_t k = from; k < util.size(); ++k)
+      sum += util[k];
     CHECK(sum / static_cast<double>(util.size() - from) >= 0.97);
     check_conservation(exp);
   }
@@ -111,8 +112,8 @@ TEST_CASE("Reno follows the Mathis response function under random loss", "[scena
     const double mathis = std::sqrt(3.0 / (2.0 * pt.p));
     INFO("p=" << pt.p << ": mean window " << w << " (Mathis " << mathis << "), loss events "
               << f.fast_recoveries + f.timeouts << ", drops at queues " << r.links[0].drops);
-    CHECK(r.links[0].drops == 0);                          // losses are random, not congestion
-    CHECK(f.fast_recoveries + f.timeouts >= 400);          // enough loss events for a stable mean
+    CHECK(r.links[0].drops == 0);                  // losses are random, not congestion
+    CHECK(f.fast_recoveries + f.timeouts >= 400);  // enough loss events for a stable mean
     CHECK(w == Approx(mathis).epsilon(0.20));
     lx.push_back(std::log(pt.p));
     ly.push_back(std::log(w));

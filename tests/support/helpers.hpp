@@ -1,10 +1,10 @@
 // Test helpers: build scenarios from JSON text, run the CLI, check conservation.
 #pragma once
 
+#include <sys/wait.h>
 #include <array>
 #include <cstdio>
 #include <string>
-#include <sys/wait.h>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -26,8 +26,8 @@ inline std::string dumbbell_json(const std::string& rate, const std::string& del
   return R"({"name": "test", "seed": 1, "duration": ")" + duration +
          R"(", "topology": {"dumbbell": {"bottleneck": {"rate": ")" + rate + R"(", "delay": ")" + delay +
          R"(", "buffer": ")" + buffer + "\"" + extra_bottleneck +
-         R"(}, "access": {"rate": "10Gbps", "buffer": "100000pkt"}}}, "defaults": )" + defaults +
-         R"(, "flows": )" + flows + "}";
+         R"(}, "access": {"rate": "10Gbps", "buffer": "100000pkt"}}}, "defaults": )" + defaults + R"(, "flows": )" +
+         flows + "}";
 }
 
 struct CommandResult {
@@ -38,10 +38,12 @@ struct CommandResult {
 inline CommandResult run_command(const std::string& cmd) {
   CommandResult r;
   FILE* pipe = popen((cmd + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return r;
+  if (pipe == nullptr)
+    return r;
   std::array<char, 4096> buf{};
   size_t n = 0;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.output.append(buf.data(), n);
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+    r.output.append(buf.data(), n);
   const int status = pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   return r;

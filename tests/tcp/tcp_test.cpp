@@ -14,9 +14,9 @@ TEST_CASE("delayed ACK halves the number of ACKs", "[tcp][delack]") {
   for (bool delack : {false, true}) {
     // No loss in 20 s (the window starts in congestion avoidance at 500 of 1666 packets):
     // every ACK is an in-order one, so delayed ACK should halve their number.
-    const auto s = scenario_from(dumbbell_json(
-        "100Mbps", "5ms", "833pkt", "20s", R"([{"id": "a", "rtt": "100ms"}])",
-        delack ? R"({"delayed_ack": true, "initial_ssthresh": 500})" : R"({"delayed_ack": false, "initial_ssthresh": 500})"));
+    const auto s = scenario_from(dumbbell_json("100Mbps", "5ms", "833pkt", "20s", R"([{"id": "a", "rtt": "100ms"}])",
+                                               delack ? R"({"delayed_ack": true, "initial_ssthresh": 500})"
+                                                      : R"({"delayed_ack": false, "initial_ssthresh": 500})"));
     run::Experiment exp(s);
     exp.run();
     auto& f = exp.flow(0);
@@ -34,10 +34,9 @@ TEST_CASE("delayed ACK halves the number of ACKs", "[tcp][delack]") {
 
 TEST_CASE("the delayed-ACK timer fires for a lone segment and is cancelled by a second", "[tcp][delack][timer]") {
   for (int segments : {1, 2}) {
-    const std::string flows =
-        R"([{"id": "a", "rtt": "100ms", "size": )" + std::to_string(segments * 1460) + "}]";
-    const auto s = scenario_from(
-        dumbbell_json("100Mbps", "5ms", "100pkt", "2s", flows, R"({"delayed_ack": true, "delayed_ack_timeout": "40ms"})"));
+    const std::string flows = R"([{"id": "a", "rtt": "100ms", "size": )" + std::to_string(segments * 1460) + "}]";
+    const auto s = scenario_from(dumbbell_json("100Mbps", "5ms", "100pkt", "2s", flows,
+                                               R"({"delayed_ack": true, "delayed_ack_timeout": "40ms"})"));
     run::Experiment exp(s);
     const auto& r = exp.run();
     const double rtt = r.flows[0].min_rtt_s;
@@ -56,10 +55,10 @@ TEST_CASE("isolated losses are repaired by fast recovery, not timeouts", "[tcp][
   for (bool sack : {false, true}) {
     // ssthresh below the pipe size avoids the slow-start overshoot; each sawtooth epoch
     // then ends with a single drop at the full buffer.
-    const std::string defaults = std::string(R"({"delayed_ack": false, "initial_ssthresh": 500, "sack": )") +
-                                 (sack ? "true" : "false") + "}";
-    const auto s = scenario_from(dumbbell_json("20Mbps", "5ms", "100pkt", "120s",
-                                               R"([{"id": "a", "rtt": "60ms"}])", defaults));
+    const std::string defaults =
+        std::string(R"({"delayed_ack": false, "initial_ssthresh": 500, "sack": )") + (sack ? "true" : "false") + "}";
+    const auto s =
+        scenario_from(dumbbell_json("20Mbps", "5ms", "100pkt", "120s", R"([{"id": "a", "rtt": "60ms"}])", defaults));
     run::Experiment exp(s);
     const auto& r = exp.run();
     INFO("sack=" << sack);
@@ -75,10 +74,10 @@ TEST_CASE("losing a whole window causes an RTO, and recovery completes", "[tcp][
     // BDP 208 packets + 150 buffered; the black hole (120 ms) outlasts one RTT plus the
     // queue's drain time (36 ms) and ends before the RTO (>= 200 ms) fires. The buffer
     // absorbs the slow-start bursts after the timeout, so exactly one RTO is expected.
-    const std::string defaults = std::string(R"({"delayed_ack": true, "initial_ssthresh": 150, "sack": )") +
-                                 (sack ? "true" : "false") + "}";
-    const auto s = scenario_from(dumbbell_json("50Mbps", "5ms", "150pkt", "30s", R"([{"id": "a", "rtt": "50ms"}])",
-                                               defaults));
+    const std::string defaults =
+        std::string(R"({"delayed_ack": true, "initial_ssthresh": 150, "sack": )") + (sack ? "true" : "false") + "}";
+    const auto s =
+        scenario_from(dumbbell_json("50Mbps", "5ms", "150pkt", "30s", R"([{"id": "a", "rtt": "50ms"}])", defaults));
     run::Experiment exp(s);
     exp.run_until(Time::at(Duration::seconds_int(10)));
     auto& f = exp.flow(0);
@@ -97,7 +96,8 @@ TEST_CASE("losing a whole window causes an RTO, and recovery completes", "[tcp][
     // the link is fully used again during the last 10 s
     const auto& last = r.flows[0].goodput_samples_bps;
     double sum = 0;
-    for (size_t k = last.size() - 10; k < last.size(); ++k) sum += last[k];
+    for (size_t k = last.size() - 10; k < last.size(); ++k)
+      sum += last[k];
     CHECK(sum / 10 > 0.9 * 50e6 * 1460 / 1500);
     check_conservation(exp);
   }
@@ -106,9 +106,8 @@ TEST_CASE("losing a whole window causes an RTO, and recovery completes", "[tcp][
 TEST_CASE("a finite flow delivers exactly its size and completes", "[tcp][finite]") {
   for (bool sack : {false, true}) {
     const std::string defaults = std::string(R"({"sack": )") + (sack ? "true" : "false") + "}";
-    const auto s = scenario_from(dumbbell_json("100Mbps", "5ms", "100pkt", "30s",
-                                               R"([{"id": "a", "rtt": "50ms", "size": "20MB", "start": "1s"}])",
-                                               defaults));
+    const auto s = scenario_from(dumbbell_json(
+        "100Mbps", "5ms", "100pkt", "30s", R"([{"id": "a", "rtt": "50ms", "size": "20MB", "start": "1s"}])", defaults));
     run::Experiment exp(s);
     const auto& r = exp.run();
     REQUIRE(r.flows[0].completion_s.has_value());
@@ -120,8 +119,8 @@ TEST_CASE("a finite flow delivers exactly its size and completes", "[tcp][finite
 }
 
 TEST_CASE("the receive window caps throughput at rwnd / RTT", "[tcp][rwnd]") {
-  const auto s = scenario_from(dumbbell_json("1Gbps", "5ms", "1000pkt", "20s",
-                                             R"([{"id": "a", "rtt": "100ms", "receive_window": "146KB"}])"));
+  const auto s = scenario_from(
+      dumbbell_json("1Gbps", "5ms", "1000pkt", "20s", R"([{"id": "a", "rtt": "100ms", "receive_window": "146KB"}])"));
   run::Experiment exp(s);
   const auto& r = exp.run();
   // 146 KB / 1460 B = 100 segments per 100 ms RTT = 1000 segments/s = 11.68 Mb/s of payload

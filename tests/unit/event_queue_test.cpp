@@ -25,9 +25,11 @@ TEST_CASE("simultaneous events fire in scheduling order", "[engine]") {
   Simulator sim;
   std::vector<int> log;
   std::vector<std::unique_ptr<Recorder>> evs;
-  for (int i = 0; i < 10; ++i) evs.push_back(std::make_unique<Recorder>(i, &log));
+  for (int i = 0; i < 10; ++i)
+    evs.push_back(std::make_unique<Recorder>(i, &log));
   const Time t = Time::at(Duration::milliseconds(5));
-  for (int i : {3, 1, 4, 0, 5, 9, 2, 6, 8, 7}) sim.schedule_at(*evs[i], t);
+  for (int i : {3, 1, 4, 0, 5, 9, 2, 6, 8, 7})
+    sim.schedule_at(*evs[i], t);
   sim.run_until(t);
   CHECK(log == std::vector<int>{3, 1, 4, 0, 5, 9, 2, 6, 8, 7});
   CHECK(sim.events_processed() == 10);
@@ -42,7 +44,7 @@ TEST_CASE("cancel and reschedule", "[engine]") {
   sim.schedule_at(c, Time::at(Duration::milliseconds(3)));
   sim.cancel(b);
   CHECK_FALSE(b.scheduled());
-  sim.cancel(b);  // no-op
+  sim.cancel(b);                                              // no-op
   sim.schedule_at(c, Time::at(Duration::microseconds(500)));  // earlier
   sim.schedule_at(a, Time::at(Duration::milliseconds(4)));    // later
   sim.run_until(Time::at(Duration::seconds_int(1)));
@@ -56,7 +58,8 @@ TEST_CASE("randomized schedule/cancel/reschedule matches a reference model", "[e
   std::vector<int> log;
   constexpr int kEvents = 300;
   std::vector<std::unique_ptr<Recorder>> evs;
-  for (int i = 0; i < kEvents; ++i) evs.push_back(std::make_unique<Recorder>(i, &log));
+  for (int i = 0; i < kEvents; ++i)
+    evs.push_back(std::make_unique<Recorder>(i, &log));
   std::multimap<std::pair<int64_t, uint64_t>, int> model;  // (time, seq) -> id
   std::vector<std::optional<std::pair<int64_t, uint64_t>>> key(kEvents);
   uint64_t seq = 0;
@@ -82,7 +85,8 @@ TEST_CASE("randomized schedule/cancel/reschedule matches a reference model", "[e
     }
   }
   std::vector<int> expected;
-  for (const auto& [k, id] : model) expected.push_back(id);
+  for (const auto& [k, id] : model)
+    expected.push_back(id);
   sim.run_until(Time::from_ps(100));
   CHECK(log == expected);
   CHECK(sim.pending() == 0);

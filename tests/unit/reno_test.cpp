@@ -15,7 +15,8 @@ struct Driver {
   RttView rtt;
   explicit Driver(ParamValues p = {}) {
     if (p.all().empty()) {
-      for (const auto& s : Reno::param_specs()) p.set(s.name, s.default_value);
+      for (const auto& s : Reno::param_specs())
+        p.set(s.name, s.default_value);
     }
     cc = std::make_unique<Reno>(p);
   }
@@ -28,7 +29,8 @@ struct Driver {
   /// ACKs one window's worth of packets, `per_ack` packets per ACK.
   void advance_rtt(uint32_t per_ack = 1) {
     const auto acks = static_cast<int>(w.cwnd_pkts / per_ack);
-    for (int i = 0; i < acks; ++i) cc->on_ack(view(), w, AckEvent{per_ack, std::nullopt, false, false});
+    for (int i = 0; i < acks; ++i)
+      cc->on_ack(view(), w, AckEvent{per_ack, std::nullopt, false, false});
   }
 };
 }  // namespace

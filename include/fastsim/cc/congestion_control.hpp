@@ -22,19 +22,19 @@ enum class CaState : uint8_t { Open, Recovery, Loss };
 
 /// Round-trip statistics kept by the sender.
 struct RttView {
-  std::optional<Duration> srtt;    ///< RFC 6298 smoothed RTT, once a sample exists
-  std::optional<Duration> min_rtt; ///< smallest sample ever (baseRTT)
-  std::optional<Duration> latest;  ///< most recent sample
+  std::optional<Duration> srtt;     ///< RFC 6298 smoothed RTT, once a sample exists
+  std::optional<Duration> min_rtt;  ///< smallest sample ever (baseRTT)
+  std::optional<Duration> latest;   ///< most recent sample
 };
 
 /// A read-only view of the flow handed to every callback.
 struct FlowView {
   Time now;
-  double in_flight_pkts = 0;    ///< packets believed in the network (RFC 6675 "pipe")
+  double in_flight_pkts = 0;  ///< packets believed in the network (RFC 6675 "pipe")
   const RttView* rtt = nullptr;
   CaState state = CaState::Open;
-  bool cwnd_limited = true;     ///< the window, not the application or rwnd, limited the last send
-  uint64_t round = 0;           ///< RTT rounds completed (a round ends when its first packet is acked)
+  bool cwnd_limited = true;  ///< the window, not the application or rwnd, limited the last send
+  uint64_t round = 0;        ///< RTT rounds completed (a round ends when its first packet is acked)
 };
 
 /// The two window variables the algorithm owns.
@@ -44,10 +44,10 @@ struct Window {
 };
 
 struct AckEvent {
-  uint32_t newly_acked = 0;          ///< packets newly covered by the cumulative ACK
-  std::optional<Duration> rtt_sample;///< Karn-filtered sample (absent for retransmitted segments)
+  uint32_t newly_acked = 0;            ///< packets newly covered by the cumulative ACK
+  std::optional<Duration> rtt_sample;  ///< Karn-filtered sample (absent for retransmitted segments)
   bool in_recovery = false;
-  bool round_start = false;          ///< this ACK ended a round (once per RTT)
+  bool round_start = false;  ///< this ACK ended a round (once per RTT)
 };
 
 struct LossResponse {

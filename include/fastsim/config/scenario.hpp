@@ -46,8 +46,8 @@ struct Scenario {
   std::vector<std::string> nodes;
   std::vector<LinkSpec> links;
   std::vector<FlowSpec> flows;
-  std::string bottleneck;     ///< link id used for interval utilization
-  nlohmann::json resolved;    ///< the input with defaults filled in (echoed in summary.json)
+  std::string bottleneck;   ///< link id used for interval utilization
+  nlohmann::json resolved;  ///< the input with defaults filled in (echoed in summary.json)
 };
 
 }  // namespace fastsim::config

@@ -33,8 +33,7 @@ class Simulator {
   /// Fires events in (time, seq) order until the next one is later than `end` or none are left.
   /// Leaves now() == end unless stopped early. `on_progress` (optional) is called every
   /// `progress_every` events.
-  void run_until(Time end, const std::function<void()>& on_progress = {},
-                 uint64_t progress_every = 1u << 22);
+  void run_until(Time end, const std::function<void()>& on_progress = {}, uint64_t progress_every = 1u << 22);
 
   /// Makes run_until return after the current event.
   void stop() { stop_requested_ = true; }

@@ -35,8 +35,14 @@ class Duration {
   constexpr auto operator<=>(const Duration&) const = default;
   constexpr Duration operator+(Duration o) const { return Duration(ps_ + o.ps_); }
   constexpr Duration operator-(Duration o) const { return Duration(ps_ - o.ps_); }
-  constexpr Duration& operator+=(Duration o) { ps_ += o.ps_; return *this; }
-  constexpr Duration& operator-=(Duration o) { ps_ -= o.ps_; return *this; }
+  constexpr Duration& operator+=(Duration o) {
+    ps_ += o.ps_;
+    return *this;
+  }
+  constexpr Duration& operator-=(Duration o) {
+    ps_ -= o.ps_;
+    return *this;
+  }
   constexpr Duration operator*(int64_t k) const { return Duration(ps_ * k); }
   constexpr Duration operator/(int64_t k) const { return Duration(ps_ / k); }
 
@@ -62,7 +68,10 @@ class Time {
   constexpr Time operator+(Duration d) const { return Time(ps_ + d.ps()); }
   constexpr Time operator-(Duration d) const { return Time(ps_ - d.ps()); }
   constexpr Duration operator-(Time o) const { return Duration::picoseconds(ps_ - o.ps_); }
-  constexpr Time& operator+=(Duration d) { ps_ += d.ps(); return *this; }
+  constexpr Time& operator+=(Duration d) {
+    ps_ += d.ps();
+    return *this;
+  }
 
  private:
   constexpr explicit Time(int64_t ps) : ps_(ps) {}

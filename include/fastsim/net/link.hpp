@@ -40,13 +40,13 @@ struct LinkConfig {
 
 /// Cumulative counters of a link since the start of the run.
 struct LinkCounters {
-  uint64_t arrivals = 0;        ///< packets offered to the queue
-  uint64_t drops = 0;           ///< dropped at the queue (buffer full)
-  uint64_t random_losses = 0;   ///< lost on the wire (Bernoulli)
-  uint64_t departures = 0;      ///< handed to the next hop
-  uint64_t bytes_sent = 0;      ///< bytes whose serialization has started
-  Duration busy;                ///< total serialization time started
-  double queue_area = 0.0;      ///< integral of queued packets over time, packet*seconds
+  uint64_t arrivals = 0;       ///< packets offered to the queue
+  uint64_t drops = 0;          ///< dropped at the queue (buffer full)
+  uint64_t random_losses = 0;  ///< lost on the wire (Bernoulli)
+  uint64_t departures = 0;     ///< handed to the next hop
+  uint64_t bytes_sent = 0;     ///< bytes whose serialization has started
+  Duration busy;               ///< total serialization time started
+  double queue_area = 0.0;     ///< integral of queued packets over time, packet*seconds
   uint64_t max_queue_pkts = 0;
 };
 
@@ -74,12 +74,13 @@ class Link {
   /// Visits every packet on the link (for conservation checks).
   template <class Fn>
   void for_each_packet(Fn&& fn) const {
-    for (const Packet* p = head_; p != nullptr; p = p->next) fn(*p);
+    for (const Packet* p = head_; p != nullptr; p = p->next)
+      fn(*p);
   }
 
  private:
   void on_head_arrival();
-  void advance();                    // starts serializing every waiting packet whose turn has come
+  void advance();  // starts serializing every waiting packet whose turn has come
   void start_serializing(const Packet* p);
   void integrate_queue(Time t);
 
@@ -89,9 +90,9 @@ class Link {
   RandomStream rng_;
   MemberEvent<Link, &Link::on_head_arrival> head_event_{this};
 
-  Packet* head_ = nullptr;      // oldest packet on the link
+  Packet* head_ = nullptr;  // oldest packet on the link
   Packet* tail_ = nullptr;
-  Packet* waiting_ = nullptr;   // first packet whose serialization has not started
+  Packet* waiting_ = nullptr;  // first packet whose serialization has not started
   Time busy_until_ = Time::zero();
   uint64_t queued_pkts_ = 0;
   uint64_t queued_bytes_ = 0;

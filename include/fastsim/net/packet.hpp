@@ -21,17 +21,17 @@ struct SackBlock {
 };
 
 struct Packet {
-  Packet* next = nullptr;         ///< intrusive FIFO link (queue, delay line, free list)
-  const Route* route = nullptr;   ///< path from source to sink
-  Time arrival;                   ///< link scratch: arrival time at the far end of the current link
-  Time tx_start;                  ///< link scratch: when its serialization starts
-  uint32_t size_bytes = 0;        ///< on-the-wire size
-  uint16_t hop = 0;               ///< index into route->links of the link it is on
+  Packet* next = nullptr;        ///< intrusive FIFO link (queue, delay line, free list)
+  const Route* route = nullptr;  ///< path from source to sink
+  Time arrival;                  ///< link scratch: arrival time at the far end of the current link
+  Time tx_start;                 ///< link scratch: when its serialization starts
+  uint32_t size_bytes = 0;       ///< on-the-wire size
+  uint16_t hop = 0;              ///< index into route->links of the link it is on
   bool is_ack = false;
-  bool retransmission = false;    ///< data: this copy is a retransmission; ack: echo of that flag
-  uint64_t seq = 0;               ///< data: segment number; ack: next expected segment (cumulative)
-  Time echo;                      ///< data: send time; ack: send time of the segment that triggered it
-  uint64_t trigger_seq = 0;       ///< ack: segment that triggered it when out of order, else UINT64_MAX
+  bool retransmission = false;  ///< data: this copy is a retransmission; ack: echo of that flag
+  uint64_t seq = 0;             ///< data: segment number; ack: next expected segment (cumulative)
+  Time echo;                    ///< data: send time; ack: send time of the segment that triggered it
+  uint64_t trigger_seq = 0;     ///< ack: segment that triggered it when out of order, else UINT64_MAX
   uint8_t num_sacks = 0;
   std::array<SackBlock, 3> sacks{};
 };

@@ -14,7 +14,8 @@ class PacketPool {
  public:
   /// Returns a zero-initialized packet.
   Packet* acquire() {
-    if (free_ == nullptr) grow();
+    if (free_ == nullptr)
+      grow();
     Packet* p = free_;
     free_ = p->next;
     *p = Packet{};

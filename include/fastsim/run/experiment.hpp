@@ -31,7 +31,7 @@ struct FlowRuntime {
   std::unique_ptr<tcp::TcpSender> sender;
   std::unique_ptr<tcp::TcpReceiver> receiver;
   bool started = false;
-  std::optional<Time> ended;       ///< stop or completion time
+  std::optional<Time> ended;  ///< stop or completion time
   uint64_t delivered_at_last_sample = 0;
   std::vector<double> goodput_samples_bps;
 };

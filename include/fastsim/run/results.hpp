@@ -13,20 +13,20 @@ struct FlowResult {
   std::string id;
   std::string algorithm;
   double start_s = 0;
-  double end_s = 0;                   ///< stop, completion or end of run
-  std::optional<double> completion_s; ///< finite flows: time the last byte was acknowledged
+  double end_s = 0;                    ///< stop, completion or end of run
+  std::optional<double> completion_s;  ///< finite flows: time the last byte was acknowledged
   uint64_t bytes_delivered = 0;
-  double goodput_bps = 0;             ///< bytes_delivered * 8 / (end - start)
+  double goodput_bps = 0;  ///< bytes_delivered * 8 / (end - start)
   uint64_t data_packets_sent = 0;
   uint64_t data_packets_delivered = 0;  ///< unique segments delivered in order
   uint64_t retransmits = 0;
   uint64_t timeouts = 0;
   uint64_t fast_recoveries = 0;
-  uint64_t drops = 0;                 ///< data packets dropped at queues or lost on the wire
+  uint64_t drops = 0;  ///< data packets dropped at queues or lost on the wire
   uint64_t acks_sent = 0;
   double mean_rtt_s = 0;
   double min_rtt_s = 0;
-  double mean_cwnd_pkts = 0;          ///< time average of cwnd while active
+  double mean_cwnd_pkts = 0;                ///< time average of cwnd while active
   std::vector<double> goodput_samples_bps;  ///< one per sample period (whole run)
 };
 
@@ -34,7 +34,7 @@ struct LinkResult {
   std::string id;
   double rate_bps = 0;
   bool monitored = false;
-  double utilization = 0;             ///< busy time / run time
+  double utilization = 0;  ///< busy time / run time
   double mean_queue_pkts = 0;
   uint64_t max_queue_pkts = 0;
   uint64_t arrivals = 0;

@@ -8,19 +8,19 @@
 namespace fastsim::tcp {
 
 struct TcpConfig {
-  uint32_t mss = 1460;                                          ///< payload bytes per segment
-  uint32_t packet_size = 1500;                                  ///< on-the-wire bytes of a data packet
-  uint32_t ack_size = 40;                                       ///< on-the-wire bytes of an ACK
-  bool delayed_ack = true;                                      ///< ACK every 2nd full segment
+  uint32_t mss = 1460;          ///< payload bytes per segment
+  uint32_t packet_size = 1500;  ///< on-the-wire bytes of a data packet
+  uint32_t ack_size = 40;       ///< on-the-wire bytes of an ACK
+  bool delayed_ack = true;      ///< ACK every 2nd full segment
   Duration delayed_ack_timeout = Duration::milliseconds(40);
-  bool sack = false;                                            ///< RFC 6675 recovery instead of NewReno
+  bool sack = false;  ///< RFC 6675 recovery instead of NewReno
   uint32_t dupack_threshold = 3;
   Duration min_rto = Duration::milliseconds(200);
   Duration initial_rto = Duration::seconds_int(1);
   Duration max_rto = Duration::seconds_int(60);
-  double initial_window = 10;                                   ///< packets (Linux IW10)
-  double initial_ssthresh = 1e18;                               ///< packets; "infinite" by default
-  uint64_t receive_window = 0;                                  ///< packets; 0 = unlimited
+  double initial_window = 10;      ///< packets (Linux IW10)
+  double initial_ssthresh = 1e18;  ///< packets; "infinite" by default
+  uint64_t receive_window = 0;     ///< packets; 0 = unlimited
 };
 
 }  // namespace fastsim::tcp

@@ -20,8 +20,8 @@
 namespace fastsim::tcp {
 
 struct ReceiverCounters {
-  uint64_t data_arrivals = 0;      ///< data packets that reached the receiver (incl. duplicates)
-  uint64_t segments_delivered = 0; ///< unique segments delivered in order to the application
+  uint64_t data_arrivals = 0;       ///< data packets that reached the receiver (incl. duplicates)
+  uint64_t segments_delivered = 0;  ///< unique segments delivered in order to the application
   uint64_t acks_sent = 0;
 };
 

@@ -35,12 +35,12 @@
 namespace fastsim::tcp {
 
 struct SenderCounters {
-  uint64_t data_sent = 0;      ///< data packets sent, retransmissions included
+  uint64_t data_sent = 0;  ///< data packets sent, retransmissions included
   uint64_t retransmits = 0;
   uint64_t timeouts = 0;
   uint64_t fast_recoveries = 0;
   uint64_t acks_received = 0;
-  uint64_t segments_acked = 0; ///< cumulatively acknowledged segments
+  uint64_t segments_acked = 0;  ///< cumulatively acknowledged segments
 };
 
 /// Time integral of the window, for mean-window measurements.
@@ -52,9 +52,8 @@ struct WindowIntegral {
 class TcpSender final : public net::PacketSink {
  public:
   /// `total_segments` = 0 for a bulk (infinite) flow.
-  TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg,
-            std::unique_ptr<cc::CongestionControl> cc, const net::Route* data_route,
-            uint64_t total_segments);
+  TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg, std::unique_ptr<cc::CongestionControl> cc,
+            const net::Route* data_route, uint64_t total_segments);
 
   /// Begins sending (flow start).
   void start();
@@ -127,9 +126,9 @@ class TcpSender final : public net::PacketSink {
   uint64_t sacked_out_ = 0;
   uint64_t lost_out_ = 0;
   uint64_t retrans_out_ = 0;
-  uint64_t mark_ptr_ = 0;        // segments below it have been examined for loss
-  uint64_t sacked_beyond_ = 0;   // SACKed segments at or above mark_ptr_
-  uint64_t retx_ptr_ = 0;        // retransmission scan position (<= mark_ptr_)
+  uint64_t mark_ptr_ = 0;       // segments below it have been examined for loss
+  uint64_t sacked_beyond_ = 0;  // SACKed segments at or above mark_ptr_
+  uint64_t retx_ptr_ = 0;       // retransmission scan position (<= mark_ptr_)
 
   Time completion_time_ = Time::never();
   Time window_since_ = Time::zero();

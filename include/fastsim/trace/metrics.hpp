@@ -36,7 +36,6 @@ struct IntervalPlan {
 };
 
 /// Splits [0, duration) at every flow start and end; periods are [k tau, (k+1) tau).
-std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double duration, double tau,
-                                         double warmup);
+std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double duration, double tau, double warmup);
 
 }  // namespace fastsim::trace
