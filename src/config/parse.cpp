@@ -11,8 +11,7 @@
 
 #include <fmt/format.h>
 
-#include "fastsim/cc/registry.hpp"
-#include "reader.hpp"
+#include "parse_parts.hpp"
 
 namespace fastsim::config {
 
@@ -25,193 +24,8 @@ ScenarioError::ScenarioError(Issues issues)
       }()),
       issues_(std::move(issues)) {}
 
-namespace {
-
 using nlohmann::json;
-
-bool valid_id(const std::string& s) {
-  if (s.empty() || s.size() > 128)
-    return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-  });
-}
-
-/// Reads TCP settings present in `r` on top of `cfg`; `rwnd_bytes` keeps the byte value.
-void read_tcp(Reader& r, tcp::TcpConfig& cfg, std::optional<uint64_t>& rwnd_bytes) {
-  if (auto v = r.integer("mss", 1, 65535))
-    cfg.mss = static_cast<uint32_t>(*v);
-  if (auto v = r.integer("packet_size", 1, 65535))
-    cfg.packet_size = static_cast<uint32_t>(*v);
-  if (auto v = r.integer("ack_size", 1, 65535))
-    cfg.ack_size = static_cast<uint32_t>(*v);
-  if (auto v = r.boolean("delayed_ack"))
-    cfg.delayed_ack = *v;
-  if (auto v = r.duration("delayed_ack_timeout", false, true))
-    cfg.delayed_ack_timeout = *v;
-  if (auto v = r.boolean("sack"))
-    cfg.sack = *v;
-  if (auto v = r.integer("dupack_threshold", 1, 1000))
-    cfg.dupack_threshold = static_cast<uint32_t>(*v);
-  if (auto v = r.duration("min_rto", false, true))
-    cfg.min_rto = *v;
-  if (auto v = r.duration("initial_rto", false, true))
-    cfg.initial_rto = *v;
-  if (auto v = r.duration("max_rto", false, true))
-    cfg.max_rto = *v;
-  if (auto v = r.number("initial_window", 1, 1e7))
-    cfg.initial_window = *v;
-  if (auto v = r.number("initial_ssthresh", 2, 1e18))
-    cfg.initial_ssthresh = *v;
-  if (auto v = r.size("receive_window"))
-    rwnd_bytes = *v;
-}
-
-void check_tcp(Reader& r, const tcp::TcpConfig& cfg) {
-  if (cfg.packet_size < cfg.mss) {
-    r.error("packet_size", fmt::format("packet_size ({}) must be at least mss ({})", cfg.packet_size, cfg.mss));
-  }
-  if (cfg.max_rto < cfg.min_rto)
-    r.error("max_rto", "max_rto must be at least min_rto");
-}
-
-json tcp_to_json(const tcp::TcpConfig& c, std::optional<uint64_t> rwnd_bytes) {
-  json j = {{"mss", c.mss},
-            {"packet_size", c.packet_size},
-            {"ack_size", c.ack_size},
-            {"delayed_ack", c.delayed_ack},
-            {"delayed_ack_timeout", format_duration(c.delayed_ack_timeout)},
-            {"sack", c.sack},
-            {"dupack_threshold", c.dupack_threshold},
-            {"min_rto", format_duration(c.min_rto)},
-            {"initial_rto", format_duration(c.initial_rto)},
-            {"max_rto", format_duration(c.max_rto)},
-            {"initial_window", c.initial_window}};
-  if (c.initial_ssthresh < 1e17)
-    j["initial_ssthresh"] = c.initial_ssthresh;
-  if (rwnd_bytes)
-    j["receive_window"] = *rwnd_bytes;
-  return j;
-}
-
-cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& echo) {
-  cc::ParamValues values;
-  if (algo == nullptr) {
-    flow.allow("params");
-    return values;
-  }
-  for (const auto& spec : algo->params)
-    values.set(spec.name, spec.default_value);
-  const json* p = flow.get("params");
-  if (p != nullptr) {
-    Reader pr(*p, flow.path_of("params"), flow.issues());
-    for (const auto& spec : algo->params) {
-      if (auto v = pr.number(spec.name, spec.min, spec.max))
-        values.set(spec.name, *v);
-    }
-    if (pr.is_object()) {
-      for (const auto& [key, value] : p->items()) {
-        const bool known = std::any_of(algo->params.begin(), algo->params.end(),
-                                       [&](const cc::ParamSpec& s) { return s.name == key; });
-        if (!known) {
-          std::vector<std::string> names;
-          for (const auto& s : algo->params)
-            names.push_back(s.name);
-          pr.error(key, fmt::format("unknown parameter \"{}\" for algorithm \"{}\"; allowed: {}", key, algo->name,
-                                    names.empty() ? "(none)" : fmt::format("{}", fmt::join(names, ", "))));
-        }
-      }
-    }
-  }
-  json e = json::object();
-  for (const auto& [k, v] : values.all())
-    e[k] = v;
-  echo = e;
-  return values;
-}
-
-struct DumbbellShape {
-  net::LinkConfig bottleneck;
-  Rate access_rate;
-  net::BufferLimit access_buffer;
-  double access_loss = 0;
-};
-
-std::optional<DumbbellShape> read_dumbbell(const json& j, const std::string& path, Issues& issues) {
-  Reader r(j, path, issues);
-  DumbbellShape d;
-  bool ok = r.is_object();
-  if (const json* b = r.get("bottleneck")) {
-    Reader br(*b, r.path_of("bottleneck"), issues);
-    auto rate = br.rate("rate", true);
-    auto delay = br.duration("delay", true);
-    auto buf = br.buffer("buffer", true);
-    auto loss = br.number("loss_rate", 0, 1);
-    br.finish();
-    if (!rate || !delay || !buf)
-      ok = false;
-    if (ok)
-      d.bottleneck = {"bottleneck", *rate, *delay, *buf, loss.value_or(0)};
-  } else {
-    if (r.is_object())
-      r.error("bottleneck", "missing required key (expected an object with rate, delay, buffer)");
-    ok = false;
-  }
-  if (const json* a = r.get("access")) {
-    Reader ar(*a, r.path_of("access"), issues);
-    auto rate = ar.rate("rate", true);
-    auto buf = ar.buffer("buffer", true);
-    auto loss = ar.number("loss_rate", 0, 1);
-    ar.finish();
-    if (!rate || !buf)
-      ok = false;
-    if (rate)
-      d.access_rate = *rate;
-    if (buf)
-      d.access_buffer = *buf;
-    d.access_loss = loss.value_or(0);
-  } else {
-    if (r.is_object())
-      r.error("access", "missing required key (expected an object with rate, buffer)");
-    ok = false;
-  }
-  r.finish();
-  if (!ok)
-    return std::nullopt;
-  return d;
-}
-
-/// Shortest path by hop count (ties: links in declaration order); empty if none.
-std::vector<std::string> bfs_route(const Scenario& s, const std::string& from, const std::string& to) {
-  std::map<std::string, std::string> parent;
-  std::deque<std::string> frontier{from};
-  parent[from] = from;
-  while (!frontier.empty()) {
-    const std::string at = frontier.front();
-    frontier.pop_front();
-    if (at == to)
-      break;
-    for (const auto& l : s.links) {
-      if (l.from == at && !parent.count(l.to)) {
-        parent[l.to] = at;
-        frontier.push_back(l.to);
-      }
-    }
-  }
-  if (!parent.count(to))
-    return {};
-  std::vector<std::string> path{to};
-  while (path.back() != from)
-    path.push_back(parent[path.back()]);
-  std::reverse(path.begin(), path.end());
-  return path;
-}
-
-bool has_link(const Scenario& s, const std::string& a, const std::string& b) {
-  return std::any_of(s.links.begin(), s.links.end(), [&](const LinkSpec& l) { return l.from == a && l.to == b; });
-}
-
-}  // namespace
+using namespace detail;
 
 Scenario parse_scenario(const json& doc) {
   Issues issues;
@@ -250,128 +64,9 @@ Scenario parse_scenario(const json& doc) {
   resolved["defaults"] = tcp_to_json(base_tcp, base_rwnd);
 
   // Topology.
-  std::optional<DumbbellShape> dumbbell;
-  bool topology_ok = false;
-  if (const json* t = top.get("topology")) {
-    Reader tr(*t, "/topology", issues);
-    const json* db = tr.get("dumbbell");
-    const json* nodes = tr.get("nodes");
-    const json* links = tr.get("links");
-    auto bottleneck = tr.string("bottleneck");
-    if (db != nullptr && (nodes != nullptr || links != nullptr)) {
-      tr.error("", "give either \"dumbbell\" or \"nodes\" and \"links\", not both");
-    } else if (db != nullptr) {
-      dumbbell = read_dumbbell(*db, "/topology/dumbbell", issues);
-      if (bottleneck)
-        tr.error("bottleneck", "not used with a dumbbell (its bottleneck link is \"bottleneck\")");
-      topology_ok = dumbbell.has_value();
-    } else if (nodes != nullptr && links != nullptr) {
-      topology_ok = true;
-      if (!nodes->is_array() || nodes->empty()) {
-        tr.error("nodes", fmt::format("expected a non-empty array of node ids, got {}", nodes->dump()));
-        topology_ok = false;
-      } else {
-        for (size_t i = 0; i < nodes->size(); ++i) {
-          const std::string p = fmt::format("/topology/nodes/{}", i);
-          const json& n = (*nodes)[i];
-          std::string id;
-          if (n.is_string()) {
-            id = n.get<std::string>();
-          } else if (n.is_object()) {
-            Reader nr(n, p, issues);
-            id = nr.string("id", true).value_or("");
-            if (auto kind = nr.string("kind"); kind && *kind != "host" && *kind != "router") {
-              nr.error("kind", fmt::format("expected \"host\" or \"router\", got \"{}\"", *kind));
-            }
-            nr.finish();
-          } else {
-            issues.push_back({p, fmt::format("expected a node id string or {{\"id\", \"kind\"}}, got {}", n.dump())});
-          }
-          if (id.empty())
-            continue;
-          if (!valid_id(id)) {
-            issues.push_back({p, fmt::format("invalid node id \"{}\" (letters, digits, '-', '_', '.')", id)});
-          } else if (std::find(s.nodes.begin(), s.nodes.end(), id) != s.nodes.end()) {
-            issues.push_back({p, fmt::format("duplicate node id \"{}\"", id)});
-          } else {
-            s.nodes.push_back(id);
-          }
-        }
-      }
-      if (!links->is_array() || links->empty()) {
-        tr.error("links", fmt::format("expected a non-empty array of links, got {}", links->dump()));
-        topology_ok = false;
-      } else {
-        for (size_t i = 0; i < links->size(); ++i) {
-          Reader lr((*links)[i], fmt::format("/topology/links/{}", i), issues);
-          LinkSpec l;
-          l.link.id = lr.string("id", true).value_or("");
-          l.from = lr.string("from", true).value_or("");
-          l.to = lr.string("to", true).value_or("");
-          auto rate = lr.rate("rate", true);
-          auto delay = lr.duration("delay", true);
-          auto buf = lr.buffer("buffer", true);
-          l.link.loss_rate = lr.number("loss_rate", 0, 1).value_or(0);
-          l.monitor = lr.boolean("monitor").value_or(true);
-          lr.finish();
-          if (!lr.is_object())
-            continue;
-          bool ok = rate && delay && buf && !l.link.id.empty();
-          if (!l.link.id.empty() && !valid_id(l.link.id)) {
-            lr.error("id", fmt::format("invalid link id \"{}\" (letters, digits, '-', '_', '.')", l.link.id));
-            ok = false;
-          }
-          for (const auto& other : s.links) {
-            if (other.link.id == l.link.id) {
-              lr.error("id", fmt::format("duplicate link id \"{}\"", l.link.id));
-              ok = false;
-            }
-          }
-          for (const char* end : {"from", "to"}) {
-            const std::string& node = std::string(end) == "from" ? l.from : l.to;
-            if (!node.empty() && std::find(s.nodes.begin(), s.nodes.end(), node) == s.nodes.end()) {
-              lr.error(end, fmt::format("no node \"{}\" in /topology/nodes", node));
-              ok = false;
-            }
-          }
-          if (!l.from.empty() && l.from == l.to) {
-            lr.error("to", "a link must join two different nodes");
-            ok = false;
-          }
-          if (ok) {
-            l.link.rate = *rate;
-            l.link.delay = *delay;
-            l.link.buffer = *buf;
-            s.links.push_back(l);
-          } else {
-            topology_ok = false;
-          }
-        }
-      }
-      if (bottleneck) {
-        const bool found =
-            std::any_of(s.links.begin(), s.links.end(), [&](const LinkSpec& l) { return l.link.id == *bottleneck; });
-        if (!found)
-          tr.error("bottleneck", fmt::format("no link \"{}\" in /topology/links", *bottleneck));
-        s.bottleneck = *bottleneck;
-      }
-    } else {
-      tr.error("", "expected {\"dumbbell\": {...}} or {\"nodes\": [...], \"links\": [...]}");
-    }
-    tr.finish();
-  } else {
-    top.error("topology", "missing required key (expected {\"dumbbell\": {...}} or {\"nodes\", \"links\"})");
-  }
-
-  if (dumbbell) {
-    s.nodes = {"r1", "r2"};
-    net::LinkConfig rev = dumbbell->bottleneck;
-    rev.id = "bottleneck_rev";
-    rev.loss_rate = 0;  // random loss applies to the forward (data) direction only
-    s.links.push_back({dumbbell->bottleneck, "r1", "r2", true});
-    s.links.push_back({rev, "r2", "r1", false});
-    s.bottleneck = "bottleneck";
-  }
+  const TopologyRead topology = read_topology(top, s);
+  const std::optional<DumbbellShape>& dumbbell = topology.dumbbell;
+  const bool topology_ok = topology.ok;
 
   // Flows.
   const json* flows = top.get("flows");
@@ -464,23 +159,8 @@ Scenario parse_scenario(const json& doc) {
           fr.error("id", fmt::format("duplicate flow id \"{}\"", copy.id));
           break;
         }
-        if (dumbbell && rtt > Duration::zero()) {
-          const Duration access = (rtt / 2 - dumbbell->bottleneck.delay) / 2;
-          const std::string src = copy.id + ".src";
-          const std::string dst = copy.id + ".dst";
-          s.nodes.push_back(src);
-          s.nodes.push_back(dst);
-          auto access_link = [&](const std::string& id, bool data_direction) {
-            return net::LinkConfig{id, dumbbell->access_rate, access, dumbbell->access_buffer,
-                                   data_direction ? dumbbell->access_loss : 0.0};
-          };
-          s.links.push_back({access_link(copy.id + ".access_src", true), src, "r1", false});
-          s.links.push_back({access_link(copy.id + ".access_src_rev", false), "r1", src, false});
-          s.links.push_back({access_link(copy.id + ".access_dst", true), "r2", dst, false});
-          s.links.push_back({access_link(copy.id + ".access_dst_rev", false), dst, "r2", false});
-          copy.src = src;
-          copy.dst = dst;
-        }
+        if (dumbbell && rtt > Duration::zero())
+          add_dumbbell_hosts(s, *dumbbell, copy, rtt);
         s.flows.push_back(std::move(copy));
       }
     }
@@ -505,42 +185,8 @@ Scenario parse_scenario(const json& doc) {
   top.finish();
 
   // Routes (only once the topology and flows are sound).
-  if (issues.empty()) {
-    for (size_t i = 0; i < s.flows.size(); ++i) {
-      FlowSpec& f = s.flows[i];
-      const std::string fp = fmt::format("/flows/{}", i);
-      if (!f.route.empty()) {
-        bool ok = f.route.front() == f.src && f.route.back() == f.dst;
-        for (size_t k = 0; ok && k + 1 < f.route.size(); ++k)
-          ok = has_link(s, f.route[k], f.route[k + 1]);
-        if (!ok) {
-          issues.push_back(
-              {fp + "/route", fmt::format("route {} does not lead from \"{}\" to \"{}\" over existing links",
-                                          json(f.route).dump(), f.src, f.dst)});
-        }
-      } else if (!dumbbell) {
-        f.route = bfs_route(s, f.src, f.dst);
-        if (f.route.empty())
-          issues.push_back({fp, fmt::format("no route from \"{}\" to \"{}\"", f.src, f.dst)});
-      } else {
-        f.route = {f.src, "r1", "r2", f.dst};
-      }
-      if (!dumbbell && bfs_route(s, f.dst, f.src).empty()) {
-        issues.push_back({fp, fmt::format("no route for ACKs from \"{}\" back to \"{}\"", f.dst, f.src)});
-      }
-    }
-    if (s.bottleneck.empty()) {  // explicit topology: slowest monitored link, else slowest link
-      const LinkSpec* best = nullptr;
-      for (const auto& l : s.links) {
-        const bool better = best == nullptr || (l.monitor && !best->monitor) ||
-                            (l.monitor == best->monitor && l.link.rate.bps < best->link.rate.bps);
-        if (better)
-          best = &l;
-      }
-      if (best != nullptr)
-        s.bottleneck = best->link.id;
-    }
-  }
+  if (issues.empty())
+    resolve_routes(s, issues);
   if (!issues.empty())
     throw ScenarioError(issues);
   s.resolved = resolved;

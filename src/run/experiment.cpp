@@ -170,39 +170,13 @@ void Experiment::build_network() {
 }
 
 namespace {
-/// Links along a node path (the first declared link between consecutive nodes).
-std::vector<net::Link*> links_along(const config::Scenario& s,
-                                    const std::map<std::string, std::unique_ptr<net::Link>>& links,
-                                    const std::vector<std::string>& nodes) {
+std::vector<net::Link*> links_by_index(const config::Scenario& s,
+                                       const std::map<std::string, std::unique_ptr<net::Link>>& links,
+                                       const std::vector<size_t>& indices) {
   std::vector<net::Link*> out;
-  for (size_t k = 0; k + 1 < nodes.size(); ++k) {
-    for (const auto& l : s.links) {
-      if (l.from == nodes[k] && l.to == nodes[k + 1]) {
-        out.push_back(links.at(l.link.id).get());
-        break;
-      }
-    }
-  }
+  for (size_t i : indices)
+    out.push_back(links.at(s.links[i].link.id).get());
   return out;
-}
-
-/// Shortest path by hop count, ties by link declaration order (as the parser's check).
-std::vector<std::string> shortest_path(const config::Scenario& s, const std::string& from, const std::string& to) {
-  std::map<std::string, std::string> parent{{from, from}};
-  std::vector<std::string> frontier{from};
-  for (size_t head = 0; head < frontier.size() && !parent.count(to); ++head) {
-    for (const auto& l : s.links) {
-      if (l.from == frontier[head] && !parent.count(l.to)) {
-        parent[l.to] = frontier[head];
-        frontier.push_back(l.to);
-      }
-    }
-  }
-  std::vector<std::string> path{to};
-  while (path.back() != from)
-    path.push_back(parent.at(path.back()));
-  std::reverse(path.begin(), path.end());
-  return path;
 }
 }  // namespace
 
@@ -210,9 +184,9 @@ void Experiment::build_flows() {
   for (const auto& spec : scenario_.flows) {
     auto f = std::make_unique<FlowRuntime>();
     f->spec = &spec;
-    f->data_route.links = links_along(scenario_, links_, spec.route);
+    f->data_route.links = links_by_index(scenario_, links_, spec.data_links);
     f->data_route.counters = &f->data_counters;
-    f->ack_route.links = links_along(scenario_, links_, shortest_path(scenario_, spec.dst, spec.src));
+    f->ack_route.links = links_by_index(scenario_, links_, spec.ack_links);
     f->ack_route.counters = &f->ack_counters;
     const cc::AlgorithmInfo* algo = cc::find_algorithm(spec.algorithm);
     const uint64_t segments = spec.size_bytes ? (*spec.size_bytes + spec.tcp.mss - 1) / spec.tcp.mss : 0;

@@ -142,3 +142,48 @@ TEST_CASE("packets are conserved mid-run with many competing flows", "[tcp][cons
   check_conservation(exp);
   CHECK(exp.result().links.size() > 0);
 }
+
+TEST_CASE("NewReno repairs one hole per RTT, SACK repairs them all in a few RTTs", "[tcp][recovery][sack]") {
+  // Slow start from 10 packets overshoots a 50-packet buffer (BDP 208 packets) and loses
+  // dozens of packets from one window. NewReno learns of one hole per partial ACK, so
+  // recovery lasts about (holes x RTT); SACK marks every hole lost at once.
+  struct Outcome {
+    double duration_s;
+    uint64_t holes;
+    uint64_t retransmits;
+    uint64_t timeouts;
+  };
+  auto first_recovery = [](bool sack) {
+    const auto s = scenario_from(
+        dumbbell_json("50Mbps", "5ms", "50pkt", "20s", R"([{"id": "a", "rtt": "50ms"}])",
+                      sack ? R"({"delayed_ack": false, "sack": true})" : R"({"delayed_ack": false, "sack": false})"));
+    run::Experiment exp(s);
+    auto& f = exp.flow(0);
+    double start = -1;
+    for (int64_t us = 100; us < 20'000'000; us += 100) {
+      exp.run_until(Time::at(Duration::microseconds(us)));
+      const bool open = f.sender->state() == cc::CaState::Open;
+      if (start < 0 && !open)
+        start = static_cast<double>(us) / 1e6;
+      if (start >= 0 && open) {
+        check_conservation(exp);
+        return Outcome{static_cast<double>(us) / 1e6 - start, f.data_counters.queue_drops,
+                       f.sender->counters().retransmits, f.sender->counters().timeouts};
+      }
+    }
+    FAIL("recovery never ended");
+    return Outcome{};
+  };
+  const Outcome newreno = first_recovery(false);
+  const Outcome sack = first_recovery(true);
+  INFO("NewReno: " << newreno.holes << " holes in " << newreno.duration_s << " s; SACK: " << sack.holes << " holes in "
+                   << sack.duration_s << " s");
+  REQUIRE(newreno.holes >= 20);
+  CHECK(newreno.holes == sack.holes);  // same overshoot
+  for (const Outcome& o : {newreno, sack}) {
+    CHECK(o.timeouts == 0);
+    CHECK(o.retransmits == o.holes);  // no spurious retransmission
+  }
+  CHECK(newreno.duration_s == Approx(static_cast<double>(newreno.holes) * 0.050).epsilon(0.15));
+  CHECK(sack.duration_s < 4 * 0.062);  // a few RTTs of at most 50 ms + a full 12 ms queue
+}

@@ -29,7 +29,9 @@ struct FlowSpec {
   cc::ParamValues params;
   std::string src;
   std::string dst;
-  std::vector<std::string> route;  ///< explicit node list (src ... dst), empty = shortest path
+  std::vector<std::string> route;  ///< node list src ... dst (given, or the shortest path)
+  std::vector<size_t> data_links;  ///< indices into Scenario::links along `route`
+  std::vector<size_t> ack_links;   ///< indices into Scenario::links of the shortest path back
   Duration start;
   std::optional<Duration> stop;
   std::optional<uint64_t> size_bytes;  ///< finite flow; absent = bulk

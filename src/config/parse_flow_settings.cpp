@@ -1,0 +1,114 @@
+// Flow-level settings of the scenario parser: TCP settings (defaults and per-flow
+// overrides) and congestion-control parameters checked against their specs.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "parse_parts.hpp"
+
+namespace fastsim::config::detail {
+
+using nlohmann::json;
+
+bool valid_id(const std::string& s) {
+  if (s.empty() || s.size() > 128)
+    return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
+}
+
+/// Reads TCP settings present in `r` on top of `cfg`; `rwnd_bytes` keeps the byte value.
+void read_tcp(Reader& r, tcp::TcpConfig& cfg, std::optional<uint64_t>& rwnd_bytes) {
+  if (auto v = r.integer("mss", 1, 65535))
+    cfg.mss = static_cast<uint32_t>(*v);
+  if (auto v = r.integer("packet_size", 1, 65535))
+    cfg.packet_size = static_cast<uint32_t>(*v);
+  if (auto v = r.integer("ack_size", 1, 65535))
+    cfg.ack_size = static_cast<uint32_t>(*v);
+  if (auto v = r.boolean("delayed_ack"))
+    cfg.delayed_ack = *v;
+  if (auto v = r.duration("delayed_ack_timeout", false, true))
+    cfg.delayed_ack_timeout = *v;
+  if (auto v = r.boolean("sack"))
+    cfg.sack = *v;
+  if (auto v = r.integer("dupack_threshold", 1, 1000))
+    cfg.dupack_threshold = static_cast<uint32_t>(*v);
+  if (auto v = r.duration("min_rto", false, true))
+    cfg.min_rto = *v;
+  if (auto v = r.duration("initial_rto", false, true))
+    cfg.initial_rto = *v;
+  if (auto v = r.duration("max_rto", false, true))
+    cfg.max_rto = *v;
+  if (auto v = r.number("initial_window", 1, 1e7))
+    cfg.initial_window = *v;
+  if (auto v = r.number("initial_ssthresh", 2, 1e18))
+    cfg.initial_ssthresh = *v;
+  if (auto v = r.size("receive_window"))
+    rwnd_bytes = *v;
+}
+
+void check_tcp(Reader& r, const tcp::TcpConfig& cfg) {
+  if (cfg.packet_size < cfg.mss) {
+    r.error("packet_size", fmt::format("packet_size ({}) must be at least mss ({})", cfg.packet_size, cfg.mss));
+  }
+  if (cfg.max_rto < cfg.min_rto)
+    r.error("max_rto", "max_rto must be at least min_rto");
+}
+
+json tcp_to_json(const tcp::TcpConfig& c, std::optional<uint64_t> rwnd_bytes) {
+  json j = {{"mss", c.mss},
+            {"packet_size", c.packet_size},
+            {"ack_size", c.ack_size},
+            {"delayed_ack", c.delayed_ack},
+            {"delayed_ack_timeout", format_duration(c.delayed_ack_timeout)},
+            {"sack", c.sack},
+            {"dupack_threshold", c.dupack_threshold},
+            {"min_rto", format_duration(c.min_rto)},
+            {"initial_rto", format_duration(c.initial_rto)},
+            {"max_rto", format_duration(c.max_rto)},
+            {"initial_window", c.initial_window}};
+  if (c.initial_ssthresh < 1e17)
+    j["initial_ssthresh"] = c.initial_ssthresh;
+  if (rwnd_bytes)
+    j["receive_window"] = *rwnd_bytes;
+  return j;
+}
+
+cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& echo) {
+  cc::ParamValues values;
+  if (algo == nullptr) {
+    flow.allow("params");
+    return values;
+  }
+  for (const auto& spec : algo->params)
+    values.set(spec.name, spec.default_value);
+  const json* p = flow.get("params");
+  if (p != nullptr) {
+    Reader pr(*p, flow.path_of("params"), flow.issues());
+    for (const auto& spec : algo->params) {
+      if (auto v = pr.number(spec.name, spec.min, spec.max))
+        values.set(spec.name, *v);
+    }
+    if (pr.is_object()) {
+      for (const auto& [key, value] : p->items()) {
+        const bool known = std::any_of(algo->params.begin(), algo->params.end(),
+                                       [&](const cc::ParamSpec& s) { return s.name == key; });
+        if (!known) {
+          std::vector<std::string> names;
+          for (const auto& s : algo->params)
+            names.push_back(s.name);
+          pr.error(key, fmt::format("unknown parameter \"{}\" for algorithm \"{}\"; allowed: {}", key, algo->name,
+                                    names.empty() ? "(none)" : fmt::format("{}", fmt::join(names, ", "))));
+        }
+      }
+    }
+  }
+  json e = json::object();
+  for (const auto& [k, v] : values.all())
+    e[k] = v;
+  echo = e;
+  return values;
+}
+
+}  // namespace fastsim::config::detail
