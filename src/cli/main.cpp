@@ -59,11 +59,18 @@ int cmd_validate(const std::vector<std::string>& args) {
   } catch (const ScenarioError& e) {
     print_issues(e, args[0]);
     return kBadScenario;
+  } catch (const std::exception& e) {  // never abort on a surprise from a library
+    std::cerr << fmt::format("{}: {}\n", args[0], e.what());
+    return kBadScenario;
   }
 }
 
 int cmd_algorithms(const std::vector<std::string>& args) {
-  const bool as_json = !args.empty() && args[0] == "--json";
+  if (args.size() > 1 || (args.size() == 1 && args[0] != "--json")) {
+    std::cerr << "usage: fastsim algorithms [--json]\n";
+    return kUsage;
+  }
+  const bool as_json = !args.empty();
   if (as_json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& a : fastsim::cc::algorithms()) {
@@ -115,6 +122,12 @@ int cmd_run(const std::vector<std::string>& args) {
     std::cerr << "fastsim run: need a scenario FILE and --out DIR\n" << kUsageText;
     return kUsage;
   }
+  for (const auto& a : sets) {
+    if (a.size() < 2 || a[0] != '/' || a.find('=') == std::string::npos) {
+      std::cerr << fmt::format("fastsim run: --set expects /json/pointer=value, got \"{}\"\n", a);
+      return kUsage;
+    }
+  }
   if (vm.count("seed") && seed < 0) {
     std::cerr << "fastsim run: --seed must be a non-negative integer\n";
     return kUsage;
@@ -125,6 +138,9 @@ int cmd_run(const std::vector<std::string>& args) {
     scenario = load(file, sets, seed >= 0 ? std::optional<uint64_t>(static_cast<uint64_t>(seed)) : std::nullopt);
   } catch (const ScenarioError& e) {
     print_issues(e, file);
+    return kBadScenario;
+  } catch (const std::exception& e) {
+    std::cerr << fmt::format("{}: {}\n", file, e.what());
     return kBadScenario;
   }
   try {
@@ -170,6 +186,10 @@ int main(int argc, char** argv) {
   }
   const std::string cmd = args[0];
   args.erase(args.begin());
+  if ((cmd == "--version" || cmd == "version" || cmd == "--help" || cmd == "-h" || cmd == "help") && !args.empty()) {
+    std::cerr << fmt::format("fastsim {}: takes no arguments\n", cmd);
+    return kUsage;
+  }
   if (cmd == "--version" || cmd == "version") {
     std::cout << "fastsim " << FASTSIM_VERSION << "\n";
     return kOk;

@@ -10,15 +10,6 @@ namespace fastsim::config::detail {
 
 using nlohmann::json;
 
-bool valid_id(const std::string& s) {
-  if (s.empty() || s.size() > 128)
-    return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-  });
-}
-
-/// Reads TCP settings present in `r` on top of `cfg`; `rwnd_bytes` keeps the byte value.
 void read_tcp(Reader& r, tcp::TcpConfig& cfg, std::optional<uint64_t>& rwnd_bytes) {
   if (auto v = r.integer("mss", 1, 65535))
     cfg.mss = static_cast<uint32_t>(*v);
@@ -32,6 +23,8 @@ void read_tcp(Reader& r, tcp::TcpConfig& cfg, std::optional<uint64_t>& rwnd_byte
     cfg.delayed_ack_timeout = *v;
   if (auto v = r.boolean("sack"))
     cfg.sack = *v;
+  if (auto v = r.boolean("newreno_impatient"))
+    cfg.newreno_impatient = *v;
   if (auto v = r.integer("dupack_threshold", 1, 1000))
     cfg.dupack_threshold = static_cast<uint32_t>(*v);
   if (auto v = r.duration("min_rto", false, true))
@@ -54,6 +47,8 @@ void check_tcp(Reader& r, const tcp::TcpConfig& cfg) {
   }
   if (cfg.max_rto < cfg.min_rto)
     r.error("max_rto", "max_rto must be at least min_rto");
+  if (cfg.initial_rto > cfg.max_rto)
+    r.error("initial_rto", "initial_rto must not exceed max_rto");
 }
 
 json tcp_to_json(const tcp::TcpConfig& c, std::optional<uint64_t> rwnd_bytes) {
@@ -63,6 +58,7 @@ json tcp_to_json(const tcp::TcpConfig& c, std::optional<uint64_t> rwnd_bytes) {
             {"delayed_ack", c.delayed_ack},
             {"delayed_ack_timeout", format_duration(c.delayed_ack_timeout)},
             {"sack", c.sack},
+            {"newreno_impatient", c.newreno_impatient},
             {"dupack_threshold", c.dupack_threshold},
             {"min_rto", format_duration(c.min_rto)},
             {"initial_rto", format_duration(c.initial_rto)},

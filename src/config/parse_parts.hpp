@@ -15,9 +15,6 @@
 
 namespace fastsim::config::detail {
 
-/// Letters, digits, '-', '_', '.'; 1 to 128 characters.
-bool valid_id(const std::string& s);
-
 /// Reads TCP settings present in `r` on top of `cfg`; `rwnd_bytes` keeps the byte value.
 void read_tcp(Reader& r, tcp::TcpConfig& cfg, std::optional<uint64_t>& rwnd_bytes);
 /// Cross-field checks (packet_size >= mss, max_rto >= min_rto).
@@ -35,7 +32,8 @@ struct DumbbellShape {
 };
 
 struct TopologyRead {
-  std::optional<DumbbellShape> dumbbell;  ///< set for a dumbbell
+  bool is_dumbbell = false;               ///< the scenario asks for a dumbbell (valid or not)
+  std::optional<DumbbellShape> dumbbell;  ///< set for a valid dumbbell
   bool ok = false;                        ///< nodes and links are usable
 };
 
@@ -46,8 +44,9 @@ TopologyRead read_topology(Reader& top, Scenario& s);
 /// Adds a dumbbell flow's hosts and access links, sized so its base RTT is `rtt`.
 void add_dumbbell_hosts(Scenario& s, const DumbbellShape& d, FlowSpec& f, Duration rtt);
 
-/// Fills every flow's data and ACK routes (node lists and link indices), reports flows
-/// without a route, and picks the bottleneck of an explicit topology.
+/// Fills every flow's data and ACK routes (node lists and link indices) not set yet,
+/// reports flows without a route, picks the bottleneck of an explicit topology and makes
+/// sure the bottleneck is monitored. O(links) per flow.
 void resolve_routes(Scenario& s, Issues& issues);
 
 }  // namespace fastsim::config::detail

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -58,160 +59,192 @@ std::optional<DumbbellShape> read_dumbbell(const json& j, const std::string& pat
   return d;
 }
 
-/// Shortest path by hop count (ties: links in declaration order); empty if none.
-std::vector<std::string> shortest_path(const std::vector<LinkSpec>& links, const std::string& from,
-                                       const std::string& to) {
-  std::map<std::string, std::string> parent{{from, from}};
+/// Outgoing links of every node, in declaration order (ties in BFS go to the first).
+using Adjacency = std::map<std::string, std::vector<size_t>>;
+
+Adjacency adjacency(const std::vector<LinkSpec>& links) {
+  Adjacency out;
+  for (size_t i = 0; i < links.size(); ++i)
+    out[links[i].from].push_back(i);
+  return out;
+}
+
+/// Shortest path by hop count as link indices; nullopt if there is none.
+std::optional<std::vector<size_t>> shortest_path(const std::vector<LinkSpec>& links, const Adjacency& adj,
+                                                 const std::string& from, const std::string& to) {
+  std::map<std::string, size_t> via;  // node -> link that reached it
+  std::set<std::string> seen{from};
   std::deque<std::string> frontier{from};
-  while (!frontier.empty() && !parent.count(to)) {
+  while (!frontier.empty() && !seen.count(to)) {
     const std::string at = frontier.front();
     frontier.pop_front();
-    for (const auto& l : links) {
-      if (l.from == at && !parent.count(l.to)) {
-        parent[l.to] = at;
-        frontier.push_back(l.to);
+    auto it = adj.find(at);
+    if (it == adj.end())
+      continue;
+    for (size_t li : it->second) {
+      if (seen.insert(links[li].to).second) {
+        via[links[li].to] = li;
+        frontier.push_back(links[li].to);
       }
     }
   }
-  if (!parent.count(to))
-    return {};
-  std::vector<std::string> path{to};
-  while (path.back() != from)
-    path.push_back(parent[path.back()]);
+  if (!seen.count(to) || from == to)
+    return std::nullopt;
+  std::vector<size_t> path;
+  for (std::string at = to; at != from; at = links[path.back()].from)
+    path.push_back(via.at(at));
   std::reverse(path.begin(), path.end());
   return path;
 }
 
-/// Indices of the links joining consecutive nodes (the first declared link of each
-/// hop); nullopt if a hop has no link.
-std::optional<std::vector<size_t>> path_links(const std::vector<LinkSpec>& links,
+/// Link indices joining consecutive nodes (the first declared link of each hop);
+/// nullopt if a hop has no link.
+std::optional<std::vector<size_t>> path_links(const std::vector<LinkSpec>& links, const Adjacency& adj,
                                               const std::vector<std::string>& nodes) {
   std::vector<size_t> out;
   for (size_t k = 0; k + 1 < nodes.size(); ++k) {
-    auto it = std::find_if(links.begin(), links.end(),
-                           [&](const LinkSpec& l) { return l.from == nodes[k] && l.to == nodes[k + 1]; });
-    if (it == links.end())
+    auto it = adj.find(nodes[k]);
+    if (it == adj.end())
       return std::nullopt;
-    out.push_back(static_cast<size_t>(it - links.begin()));
+    auto hop =
+        std::find_if(it->second.begin(), it->second.end(), [&](size_t li) { return links[li].to == nodes[k + 1]; });
+    if (hop == it->second.end())
+      return std::nullopt;
+    out.push_back(*hop);
   }
   return out;
+}
+
+std::vector<std::string> nodes_of(const std::vector<LinkSpec>& links, const std::vector<size_t>& path) {
+  std::vector<std::string> nodes{links[path.front()].from};
+  for (size_t li : path)
+    nodes.push_back(links[li].to);
+  return nodes;
+}
+
+void read_nodes(Reader& tr, const json& nodes, Scenario& s, TopologyRead& result) {
+  if (!nodes.is_array() || nodes.empty()) {
+    tr.error("nodes", fmt::format("expected a non-empty array of node ids, got {}", nodes.dump()));
+    result.ok = false;
+    return;
+  }
+  std::set<std::string> seen;
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const std::string p = fmt::format("/topology/nodes/{}", i);
+    const json& n = nodes[i];
+    std::optional<std::string> id;
+    if (n.is_string()) {
+      id = n.get<std::string>();
+      if (!valid_id(*id)) {
+        tr.issues().push_back(
+            {p, fmt::format("invalid node id \"{}\": use 1 to 128 letters, digits, '-', '_' or '.'", *id)});
+        id.reset();
+      }
+    } else if (n.is_object()) {
+      Reader nr(n, p, tr.issues());
+      id = nr.id("id", true);
+      if (auto kind = nr.string("kind"); kind && *kind != "host" && *kind != "router") {
+        nr.error("kind", fmt::format("expected \"host\" or \"router\", got \"{}\"", *kind));
+      }
+      nr.finish();
+    } else {
+      tr.issues().push_back({p, fmt::format("expected a node id string or {{\"id\", \"kind\"}}, got {}", n.dump())});
+    }
+    if (!id) {
+      result.ok = false;
+    } else if (!seen.insert(*id).second) {
+      tr.issues().push_back({p, fmt::format("duplicate node id \"{}\"", *id)});
+      result.ok = false;
+    } else {
+      s.nodes.push_back(*id);
+    }
+  }
+}
+
+void read_links(Reader& tr, const json& links, Scenario& s, TopologyRead& result) {
+  if (!links.is_array() || links.empty()) {
+    tr.error("links", fmt::format("expected a non-empty array of links, got {}", links.dump()));
+    result.ok = false;
+    return;
+  }
+  const std::set<std::string> nodes(s.nodes.begin(), s.nodes.end());
+  std::set<std::string> ids;
+  for (size_t i = 0; i < links.size(); ++i) {
+    Reader lr(links[i], fmt::format("/topology/links/{}", i), tr.issues());
+    auto id = lr.id("id", true);
+    auto from = lr.string("from", true);
+    auto to = lr.string("to", true);
+    auto rate = lr.rate("rate", true);
+    auto delay = lr.duration("delay", true);
+    auto buf = lr.buffer("buffer", true);
+    auto loss = lr.number("loss_rate", 0, 1);
+    auto monitor = lr.boolean("monitor");
+    lr.finish();
+    bool ok = lr.is_object() && id && from && to && rate && delay && buf;
+    if (id && !ids.insert(*id).second) {
+      lr.error("id", fmt::format("duplicate link id \"{}\"", *id));
+      ok = false;
+    }
+    for (const auto& [key, node] : {std::pair{"from", from}, std::pair{"to", to}}) {
+      if (node && !nodes.count(*node)) {
+        lr.error(key, fmt::format("no node \"{}\" in /topology/nodes", *node));
+        ok = false;
+      }
+    }
+    if (from && to && *from == *to) {
+      lr.error("to", "a link must join two different nodes");
+      ok = false;
+    }
+    if (!ok) {
+      result.ok = false;
+      continue;
+    }
+    LinkSpec l;
+    l.link = net::LinkConfig{*id, *rate, *delay, *buf, loss.value_or(0)};
+    l.from = *from;
+    l.to = *to;
+    l.monitor = monitor.value_or(true);
+    s.links.push_back(l);
+  }
 }
 
 }  // namespace
 
 TopologyRead read_topology(Reader& top, Scenario& s) {
   TopologyRead result;
-  if (const json* t = top.get("topology")) {
-    Reader tr(*t, "/topology", top.issues());
-    const json* db = tr.get("dumbbell");
-    const json* nodes = tr.get("nodes");
-    const json* links = tr.get("links");
-    auto bottleneck = tr.string("bottleneck");
-    if (db != nullptr && (nodes != nullptr || links != nullptr)) {
-      tr.error("", "give either \"dumbbell\" or \"nodes\" and \"links\", not both");
-    } else if (db != nullptr) {
-      result.dumbbell = read_dumbbell(*db, "/topology/dumbbell", top.issues());
-      if (bottleneck)
-        tr.error("bottleneck", "not used with a dumbbell (its bottleneck link is \"bottleneck\")");
-      result.ok = result.dumbbell.has_value();
-    } else if (nodes != nullptr && links != nullptr) {
-      result.ok = true;
-      if (!nodes->is_array() || nodes->empty()) {
-        tr.error("nodes", fmt::format("expected a non-empty array of node ids, got {}", nodes->dump()));
-        result.ok = false;
-      } else {
-        for (size_t i = 0; i < nodes->size(); ++i) {
-          const std::string p = fmt::format("/topology/nodes/{}", i);
-          const json& n = (*nodes)[i];
-          std::string id;
-          if (n.is_string()) {
-            id = n.get<std::string>();
-          } else if (n.is_object()) {
-            Reader nr(n, p, top.issues());
-            id = nr.string("id", true).value_or("");
-            if (auto kind = nr.string("kind"); kind && *kind != "host" && *kind != "router") {
-              nr.error("kind", fmt::format("expected \"host\" or \"router\", got \"{}\"", *kind));
-            }
-            nr.finish();
-          } else {
-            top.issues().push_back(
-                {p, fmt::format("expected a node id string or {{\"id\", \"kind\"}}, got {}", n.dump())});
-          }
-          if (id.empty())
-            continue;
-          if (!valid_id(id)) {
-            top.issues().push_back({p, fmt::format("invalid node id \"{}\" (letters, digits, '-', '_', '.')", id)});
-          } else if (std::find(s.nodes.begin(), s.nodes.end(), id) != s.nodes.end()) {
-            top.issues().push_back({p, fmt::format("duplicate node id \"{}\"", id)});
-          } else {
-            s.nodes.push_back(id);
-          }
-        }
-      }
-      if (!links->is_array() || links->empty()) {
-        tr.error("links", fmt::format("expected a non-empty array of links, got {}", links->dump()));
-        result.ok = false;
-      } else {
-        for (size_t i = 0; i < links->size(); ++i) {
-          Reader lr((*links)[i], fmt::format("/topology/links/{}", i), top.issues());
-          LinkSpec l;
-          l.link.id = lr.string("id", true).value_or("");
-          l.from = lr.string("from", true).value_or("");
-          l.to = lr.string("to", true).value_or("");
-          auto rate = lr.rate("rate", true);
-          auto delay = lr.duration("delay", true);
-          auto buf = lr.buffer("buffer", true);
-          l.link.loss_rate = lr.number("loss_rate", 0, 1).value_or(0);
-          l.monitor = lr.boolean("monitor").value_or(true);
-          lr.finish();
-          if (!lr.is_object())
-            continue;
-          bool ok = rate && delay && buf && !l.link.id.empty();
-          if (!l.link.id.empty() && !valid_id(l.link.id)) {
-            lr.error("id", fmt::format("invalid link id \"{}\" (letters, digits, '-', '_', '.')", l.link.id));
-            ok = false;
-          }
-          for (const auto& other : s.links) {
-            if (other.link.id == l.link.id) {
-              lr.error("id", fmt::format("duplicate link id \"{}\"", l.link.id));
-              ok = false;
-            }
-          }
-          for (const char* end : {"from", "to"}) {
-            const std::string& node = std::string(end) == "from" ? l.from : l.to;
-            if (!node.empty() && std::find(s.nodes.begin(), s.nodes.end(), node) == s.nodes.end()) {
-              lr.error(end, fmt::format("no node \"{}\" in /topology/nodes", node));
-              ok = false;
-            }
-          }
-          if (!l.from.empty() && l.from == l.to) {
-            lr.error("to", "a link must join two different nodes");
-            ok = false;
-          }
-          if (ok) {
-            l.link.rate = *rate;
-            l.link.delay = *delay;
-            l.link.buffer = *buf;
-            s.links.push_back(l);
-          } else {
-            result.ok = false;
-          }
-        }
-      }
-      if (bottleneck) {
-        const bool found =
-            std::any_of(s.links.begin(), s.links.end(), [&](const LinkSpec& l) { return l.link.id == *bottleneck; });
-        if (!found)
-          tr.error("bottleneck", fmt::format("no link \"{}\" in /topology/links", *bottleneck));
-        s.bottleneck = *bottleneck;
-      }
-    } else {
-      tr.error("", "expected {\"dumbbell\": {...}} or {\"nodes\": [...], \"links\": [...]}");
-    }
-    tr.finish();
-  } else {
+  const json* t = top.get("topology");
+  if (t == nullptr) {
     top.error("topology", "missing required key (expected {\"dumbbell\": {...}} or {\"nodes\", \"links\"})");
+    return result;
   }
+  Reader tr(*t, "/topology", top.issues());
+  const json* db = tr.get("dumbbell");
+  const json* nodes = tr.get("nodes");
+  const json* links = tr.get("links");
+  auto bottleneck = tr.string("bottleneck");
+  if (db != nullptr && (nodes != nullptr || links != nullptr)) {
+    tr.error("", "give either \"dumbbell\" or \"nodes\" and \"links\", not both");
+  } else if (db != nullptr) {
+    result.is_dumbbell = true;
+    result.dumbbell = read_dumbbell(*db, "/topology/dumbbell", top.issues());
+    if (bottleneck)
+      tr.error("bottleneck", "not used with a dumbbell (its bottleneck link is \"bottleneck\")");
+    result.ok = result.dumbbell.has_value();
+  } else if (nodes != nullptr && links != nullptr) {
+    result.ok = true;
+    read_nodes(tr, *nodes, s, result);
+    read_links(tr, *links, s, result);
+    if (bottleneck) {
+      const bool found =
+          std::any_of(s.links.begin(), s.links.end(), [&](const LinkSpec& l) { return l.link.id == *bottleneck; });
+      if (!found)
+        tr.error("bottleneck", fmt::format("no link \"{}\" in /topology/links", *bottleneck));
+      s.bottleneck = *bottleneck;
+    }
+  } else if (tr.is_object()) {
+    tr.error("", "expected {\"dumbbell\": {...}} or {\"nodes\": [...], \"links\": [...]}");
+  }
+  tr.finish();
 
   if (result.dumbbell) {
     const DumbbellShape& dumbbell = *result.dumbbell;
@@ -219,8 +252,8 @@ TopologyRead read_topology(Reader& top, Scenario& s) {
     net::LinkConfig rev = dumbbell.bottleneck;
     rev.id = "bottleneck_rev";
     rev.loss_rate = 0;  // random loss applies to the forward (data) direction only
-    s.links.push_back({dumbbell.bottleneck, "r1", "r2", true});
-    s.links.push_back({rev, "r2", "r1", false});
+    s.links.push_back({dumbbell.bottleneck, "r1", "r2", true});  // index 0
+    s.links.push_back({rev, "r2", "r1", false});                 // index 1
     s.bottleneck = "bottleneck";
   }
   return result;
@@ -235,38 +268,55 @@ void add_dumbbell_hosts(Scenario& s, const DumbbellShape& d, FlowSpec& f, Durati
   auto access_link = [&](const std::string& id, bool data_direction) {
     return net::LinkConfig{id, d.access_rate, access, d.access_buffer, data_direction ? d.access_loss : 0.0};
   };
+  const size_t first = s.links.size();
   s.links.push_back({access_link(f.id + ".access_src", true), src, "r1", false});
   s.links.push_back({access_link(f.id + ".access_src_rev", false), "r1", src, false});
   s.links.push_back({access_link(f.id + ".access_dst", true), "r2", dst, false});
   s.links.push_back({access_link(f.id + ".access_dst_rev", false), dst, "r2", false});
   f.src = src;
   f.dst = dst;
+  // The dumbbell's routes are known: no search (keeps 10^5 flows cheap).
+  f.route = {src, "r1", "r2", dst};
+  f.data_links = {first, 0, first + 2};
+  f.ack_links = {first + 3, 1, first + 1};
 }
 
 void resolve_routes(Scenario& s, Issues& issues) {
-  for (size_t i = 0; i < s.flows.size(); ++i) {
-    FlowSpec& f = s.flows[i];
-    const std::string fp = fmt::format("/flows/{}", i);
+  const Adjacency adj = adjacency(s.links);
+  std::set<std::string> reported;  // one message per entry of "flows", however many replicas
+  auto report = [&](const FlowSpec& f, const std::string& sub, const std::string& message) {
+    const std::string path = fmt::format("/flows/{}{}", f.json_index, sub);
+    if (reported.insert(path + message).second)
+      issues.push_back({path, message});
+  };
+  for (auto& f : s.flows) {
+    if (!f.data_links.empty())
+      continue;
     if (f.route.empty()) {
-      f.route = shortest_path(s.links, f.src, f.dst);
-      if (f.route.empty()) {
-        issues.push_back({fp, fmt::format("no route from \"{}\" to \"{}\"", f.src, f.dst)});
+      auto path = shortest_path(s.links, adj, f.src, f.dst);
+      if (!path) {
+        report(f, "", fmt::format("no route from \"{}\" to \"{}\"", f.src, f.dst));
         continue;
       }
+      f.data_links = *path;
+      f.route = nodes_of(s.links, f.data_links);
+    } else {
+      const std::set<std::string> distinct(f.route.begin(), f.route.end());
+      auto data = path_links(s.links, adj, f.route);
+      if (!data || f.route.front() != f.src || f.route.back() != f.dst || distinct.size() != f.route.size()) {
+        report(f, "/route",
+               fmt::format("route {} does not lead from \"{}\" to \"{}\" over existing links without a loop",
+                           json(f.route).dump(), f.src, f.dst));
+        continue;
+      }
+      f.data_links = *data;
     }
-    auto data = path_links(s.links, f.route);
-    if (!data || f.route.front() != f.src || f.route.back() != f.dst) {
-      issues.push_back({fp + "/route", fmt::format("route {} does not lead from \"{}\" to \"{}\" over existing links",
-                                                   json(f.route).dump(), f.src, f.dst)});
+    auto back = shortest_path(s.links, adj, f.dst, f.src);
+    if (!back) {
+      report(f, "", fmt::format("no route for ACKs from \"{}\" back to \"{}\"", f.dst, f.src));
       continue;
     }
-    f.data_links = *data;
-    const auto back = shortest_path(s.links, f.dst, f.src);
-    if (back.empty()) {
-      issues.push_back({fp, fmt::format("no route for ACKs from \"{}\" back to \"{}\"", f.dst, f.src)});
-      continue;
-    }
-    f.ack_links = *path_links(s.links, back);
+    f.ack_links = *back;
   }
   if (s.bottleneck.empty()) {  // explicit topology: slowest monitored link, else slowest link
     const LinkSpec* best = nullptr;
@@ -278,6 +328,10 @@ void resolve_routes(Scenario& s, Issues& issues) {
     }
     if (best != nullptr)
       s.bottleneck = best->link.id;
+  }
+  for (auto& l : s.links) {  // interval metrics need the bottleneck's samples
+    if (l.link.id == s.bottleneck)
+      l.monitor = true;
   }
 }
 

@@ -2,6 +2,7 @@
 #include "reader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -12,6 +13,38 @@ Reader::Reader(const nlohmann::json& j, std::string path, Issues& issues)
     : j_(j), path_(std::move(path)), issues_(issues), object_(j.is_object()) {
   if (!object_)
     issues_.push_back({path_, fmt::format("expected an object, got {}", j.dump())});
+}
+
+std::string Reader::path_of(const std::string& key) const {
+  std::string escaped;
+  for (char c : key) {
+    if (c == '~') {
+      escaped += "~0";
+    } else if (c == '/') {
+      escaped += "~1";
+    } else {
+      escaped += c;
+    }
+  }
+  return path_ + "/" + escaped;
+}
+
+std::optional<std::string> Reader::id(const std::string& key, bool required) {
+  auto v = string(key, required);
+  if (v && !valid_id(*v)) {
+    error(key,
+          fmt::format("invalid id \"{}\": use 1 to 128 letters, digits, '-', '_' or '.' (not \".\" or \"..\")", *v));
+    return std::nullopt;
+  }
+  return v;
+}
+
+bool valid_id(const std::string& s) {
+  if (s.empty() || s.size() > 128 || s == "." || s == "..")
+    return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
 }
 
 void Reader::error(const std::string& key, const std::string& message) {
@@ -82,9 +115,10 @@ std::optional<int64_t> Reader::integer(const std::string& key, int64_t min, int6
     return std::nullopt;
   }
   const double d = v->get<double>();
+  const bool too_big = v->is_number_unsigned() && v->get<uint64_t>() > static_cast<uint64_t>(INT64_MAX);
   const int64_t i = v->is_number_unsigned() ? static_cast<int64_t>(std::min<uint64_t>(v->get<uint64_t>(), INT64_MAX))
                                             : static_cast<int64_t>(d);
-  if (i < min || i > max) {
+  if (too_big || i < min || i > max) {
     error(key, fmt::format("expected an integer in [{}, {}], got {}", min, max, v->dump()));
     return std::nullopt;
   }

@@ -14,13 +14,17 @@
 
 namespace fastsim::config {
 
+/// Letters, digits, '-', '_', '.'; 1 to 128 characters; not "." or "..".
+bool valid_id(const std::string& s);
+
 class Reader {
  public:
   Reader(const nlohmann::json& j, std::string path, Issues& issues);
 
   [[nodiscard]] bool is_object() const { return object_; }
   [[nodiscard]] const std::string& path() const { return path_; }
-  [[nodiscard]] std::string path_of(const std::string& key) const { return path_ + "/" + key; }
+  /// JSON pointer of `key` in this object ('~' and '/' escaped as RFC 6901 says).
+  [[nodiscard]] std::string path_of(const std::string& key) const;
   void error(const std::string& key, const std::string& message);
   [[nodiscard]] Issues& issues() { return issues_; }
 
@@ -30,6 +34,8 @@ class Reader {
   void allow(const std::string& key) { known_.push_back(key); }
 
   std::optional<std::string> string(const std::string& key, bool required = false);
+  /// An identifier (node, link or flow id): letters, digits, '-', '_', '.'; not "." or "..".
+  std::optional<std::string> id(const std::string& key, bool required = false);
   std::optional<bool> boolean(const std::string& key);
   std::optional<double> number(const std::string& key, double min, double max);
   std::optional<int64_t> integer(const std::string& key, int64_t min, int64_t max, bool required = false);

@@ -1,6 +1,7 @@
 // Quantity parsing for scenario files (see units.hpp).
 #include "fastsim/config/units.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <string_view>
@@ -27,6 +28,12 @@ bool split_number(const std::string& s, double& value, std::string& unit) {
   } catch (...) {
     return false;
   }
+  // only decimal notation: std::stod would also take "0x10", "inf" or "nan"
+  const bool decimal = std::all_of(s.begin(), s.begin() + static_cast<long>(used), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-';
+  });
+  if (!decimal)
+    return false;
   unit = s.substr(used);
   while (!unit.empty() && std::isspace(static_cast<unsigned char>(unit.front())))
     unit.erase(0, 1);

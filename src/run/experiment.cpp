@@ -91,7 +91,8 @@ class Experiment::Sampler final : public Event {
       f.goodput_samples_bps.push_back(goodput);
       if (flow_files_.empty())
         continue;
-      const bool active = f.started && (!f.ended || f.ended->to_seconds() > t - tau);
+      // a row per period that overlaps the flow's activity: (start, end + tau]
+      const bool active = Time::at(f.spec->start) < sim.now() && (!f.ended || f.ended->to_seconds() > t - tau);
       if (!active)
         continue;
       const auto& w = f.sender->window();
@@ -211,6 +212,24 @@ void Experiment::build_flows() {
   }
 }
 
+namespace {
+/// Creates the output folders and removes a previous run's outputs (only the files
+/// fastsim writes: summary.json and the CSVs of flows/ and links/), so that no stale
+/// trace of a flow that no longer exists survives.
+void prepare_out_dir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  fs::create_directories(dir + "/flows");
+  fs::create_directories(dir + "/links");
+  fs::remove(dir + "/summary.json");
+  for (const char* sub : {"/flows", "/links"}) {
+    for (const auto& e : fs::directory_iterator(dir + sub)) {
+      if (e.is_regular_file() && e.path().extension() == ".csv")
+        fs::remove(e.path());
+    }
+  }
+}
+}  // namespace
+
 void Experiment::finish_flow(FlowRuntime& f, Time t) {
   f.ended = t;
 }
@@ -225,10 +244,8 @@ void Experiment::run_until(Time t) {
 
 const RunResult& Experiment::run(const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
-  if (!options.out_dir.empty()) {
-    std::filesystem::create_directories(options.out_dir + "/flows");
-    std::filesystem::create_directories(options.out_dir + "/links");
-  }
+  if (!options.out_dir.empty())
+    prepare_out_dir(options.out_dir);
   if (!sampler_) {
     sampler_ = std::make_unique<Sampler>(*this, options.out_dir);
     sim_.schedule_at(*sampler_, Time::at(scenario_.sample_interval));

@@ -166,7 +166,11 @@ void TcpSender::receive(net::Packet* p) {
   pool_.release(p);
   if (cfg_.sack)
     advance_loss_marks();
-  if (state_ == cc::CaState::Open && snd_nxt_ > snd_una_ && (dupacks_ >= cfg_.dupack_threshold || lost_out_ > 0)) {
+  // RFC 6582 "recover": after a timeout, duplicate ACKs (duplicates of data resent by
+  // go-back-N) start no fast retransmit until the ACK passes what was sent before it.
+  const bool past_timeout = rto_recover_ == kNone || snd_una_ > rto_recover_;
+  if (state_ == cc::CaState::Open && snd_nxt_ > snd_una_ && past_timeout &&
+      (dupacks_ >= cfg_.dupack_threshold || lost_out_ > 0)) {
     enter_recovery();
   }
   try_send();
@@ -276,6 +280,7 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
     } else if (!cfg_.sack) {  // NewReno partial ACK: the next hole is lost too
       mark_lost(snd_una_);
       mark_ptr_ = std::max(mark_ptr_, snd_una_ + 1);
+      ++partial_acks_;
     }
   } else if (state_ == cc::CaState::Loss && snd_una_ >= recovery_point_) {
     state_ = cc::CaState::Open;
@@ -283,10 +288,14 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
   cc_->on_ack(view(), w_, ev);
   w_.cwnd_pkts = std::max(w_.cwnd_pkts, 1.0);
 
-  if (snd_una_ < snd_nxt_) {
-    arm_rto();
-  } else {
+  // RFC 6582 section 4: the "impatient" variant re-arms the timer only on the first
+  // partial ACK of a recovery, so many holes end in an RTO and slow start instead of one
+  // repair per RTT; "slow but steady" re-arms it on every partial ACK.
+  const bool keep_timer = state_ == cc::CaState::Recovery && partial_acks_ > 1 && cfg_.newreno_impatient;
+  if (snd_una_ == snd_nxt_) {
     rto_deadline_ = Time::never();
+  } else if (!keep_timer) {
+    arm_rto();
   }
   if (complete() && completion_time_ == Time::never())
     completion_time_ = sim_.now();
@@ -307,6 +316,7 @@ void TcpSender::enter_recovery() {
   w_.cwnd_pkts = std::max(r.cwnd_pkts, 1.0);
   state_ = cc::CaState::Recovery;
   recovery_point_ = snd_nxt_;
+  partial_acks_ = 0;
   if (!cfg_.sack) {  // the duplicate ACKs so far stand for packets that left the network
     sacked_out_ = std::min<uint64_t>(dupacks_, snd_nxt_ - snd_una_ - 1);
   }
@@ -331,11 +341,20 @@ void TcpSender::on_rto_timer() {
   ++counters_.timeouts;
   account_window();
   rtt_.backoff();
-  const cc::LossResponse r = cc_->on_timeout(view(), w_);
-  w_.ssthresh_pkts = r.ssthresh_pkts;
-  w_.cwnd_pkts = std::max(r.cwnd_pkts, 1.0);
+  // RFC 5681 section 3.1: when a segment already retransmitted by the timer times out
+  // again, ssthresh is held (Linux likewise recomputes it only on the first timeout).
+  const bool repeated = state_ == cc::CaState::Loss && snd_una_ == loss_una_;
+  if (repeated) {
+    w_.cwnd_pkts = 1;
+  } else {
+    const cc::LossResponse r = cc_->on_timeout(view(), w_);
+    w_.ssthresh_pkts = r.ssthresh_pkts;
+    w_.cwnd_pkts = std::max(r.cwnd_pkts, 1.0);
+  }
+  loss_una_ = snd_una_;
   state_ = cc::CaState::Loss;
   recovery_point_ = snd_nxt_;
+  rto_recover_ = snd_nxt_;
   dupacks_ = 0;
   if (!cfg_.sack)
     sacked_out_ = 0;

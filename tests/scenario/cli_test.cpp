@@ -175,7 +175,33 @@ TEST_CASE("malformed scenarios fail with the JSON path and never crash", "[cli][
       {"", R"({"duration": "5s", "topology": {"nodes": ["h1", "h1"], "links": []}, "flows": []})",
        "/topology/nodes/1: duplicate node id \"h1\""},
       {"", "{\"duration\": ", "is not valid JSON"},
-      {"", "[1, 2]", "/: expected an object"},
+      {"", "[1, 2]", "(document): expected an object"},
+      {"", R"({"duration": 1e400})", "is not valid JSON"},
+      {"/flows/0/id", "\".\"", "/flows/0/id: invalid id \".\""},
+      {"/flows/0/id", "\"\"", "/flows/0/id: invalid id \"\""},
+      {"/warmup", "\"5s\"", "/warmup: warmup must be shorter than duration"},
+      {"/sample_interval", "\"1ns\"", "/sample_interval: sample_interval 1ns gives more than 10^7 samples"},
+      {"/flows/0/initial_rto", "\"100s\"", "/flows/0/initial_rto: initial_rto must not exceed max_rto"},
+      {"/flows/0/rtt", "\"0x10ms\"", "/flows/0/rtt: expected a duration"},
+      {"/seed", "18446744073709551615", "/seed: expected an integer"},
+      {"/topology/dumbbell/bottleneck/rate", "\"10mbps\"", "unknown unit \"mbps\""},
+      {"", R"({"duration": "5s", "topology": {"nodes": ["h1", "h2"], "links": [
+              {"id": "l1", "from": "h1", "to": "h2", "rate": "1Gbps", "delay": "1ms", "buffer": "10pkt"},
+              {"id": "l2", "from": "h2", "to": "h1", "rate": "1Gbps", "delay": "1ms", "buffer": "10pkt"}]},
+              "flows": [{"id": "f", "src": "", "dst": "h2"}]})",
+       "/flows/0/src: no node \"\""},
+      {"", R"({"duration": "5s", "topology": {"nodes": ["h1", "h2"], "links": [
+              {"id": "", "from": "h1", "to": "h2", "rate": "1Gbps", "delay": "1ms", "buffer": "10pkt"}]},
+              "flows": [{"id": "f", "src": "h1", "dst": "h2"}]})",
+       "/topology/links/0/id: invalid id \"\""},
+      {"", R"({"duration": "5s", "topology": {"nodes": ["h1", "r", "h2"], "links": [
+              {"id": "a", "from": "h1", "to": "r", "rate": "1Gbps", "delay": "1ms", "buffer": "10pkt"},
+              {"id": "b", "from": "r", "to": "h1", "rate": "1Gbps", "delay": "1ms", "buffer": "10pkt"},
+              {"id": "c", "from": "r", "to": "h2", "rate": "1Gbps", "delay": "1ms", "buffer": "10pkt"},
+              {"id": "d", "from": "h2", "to": "r", "rate": "1Gbps", "delay": "1ms", "buffer": "10pkt"}]},
+              "flows": [{"id": "ok", "src": "h1", "dst": "h2"},
+                        {"id": "f", "count": 3, "src": "h1", "dst": "h2", "route": ["h1", "r", "h1", "r", "h2"]}]})",
+       "/flows/1/route: route [\"h1\",\"r\",\"h1\",\"r\",\"h2\"] does not lead"},
   };
   const fs::path dir = temp_dir("bad");
   int i = 0;
@@ -221,5 +247,8 @@ TEST_CASE("usage errors exit 2 and --help, --version, algorithms succeed", "[cli
   const auto bad_set =
       run_command(kBinary + " run " + kSource + "/configs/demo.json --out /tmp/x --set /nope/deeper=1");
   CHECK(bad_set.exit_code == 1);
-  CHECK_THAT(bad_set.output, Catch::Contains("/nope/deeper"));
+  CHECK_THAT(bad_set.output, Catch::Contains("/nope: unknown key \"nope\""));
+  CHECK(run_command(kBinary + " run " + kSource + "/configs/demo.json --out /tmp/x --set nonsense").exit_code == 2);
+  CHECK(run_command(kBinary + " algorithms --bogus").exit_code == 2);
+  CHECK(run_command(kBinary + " --version --bogus").exit_code == 2);
 }

@@ -53,10 +53,11 @@ TEST_CASE("the delayed-ACK timer fires for a lone segment and is cancelled by a 
 
 TEST_CASE("isolated losses are repaired by fast recovery, not timeouts", "[tcp][recovery]") {
   for (bool sack : {false, true}) {
-    // ssthresh below the pipe size avoids the slow-start overshoot; each sawtooth epoch
-    // then ends with a single drop at the full buffer.
+    // Pipe = BDP 100 + buffer 100 packets; ssthresh 100 avoids the slow-start overshoot,
+    // so each sawtooth epoch ends with a drop at the full buffer (one, or two when the
+    // window grows again before the loss is detected), repaired without a timeout.
     const std::string defaults =
-        std::string(R"({"delayed_ack": false, "initial_ssthresh": 500, "sack": )") + (sack ? "true" : "false") + "}";
+        std::string(R"({"delayed_ack": false, "initial_ssthresh": 100, "sack": )") + (sack ? "true" : "false") + "}";
     const auto s =
         scenario_from(dumbbell_json("20Mbps", "5ms", "100pkt", "120s", R"([{"id": "a", "rtt": "60ms"}])", defaults));
     run::Experiment exp(s);
@@ -64,6 +65,7 @@ TEST_CASE("isolated losses are repaired by fast recovery, not timeouts", "[tcp][
     INFO("sack=" << sack);
     CHECK(r.flows[0].timeouts == 0);
     CHECK(r.flows[0].fast_recoveries >= 5);
+    CHECK(r.flows[0].drops <= 2 * r.flows[0].fast_recoveries);
     CHECK(r.flows[0].retransmits == r.flows[0].drops);
     check_conservation(exp);
   }
@@ -146,17 +148,17 @@ TEST_CASE("packets are conserved mid-run with many competing flows", "[tcp][cons
 TEST_CASE("NewReno repairs one hole per RTT, SACK repairs them all in a few RTTs", "[tcp][recovery][sack]") {
   // Slow start from 10 packets overshoots a 50-packet buffer (BDP 208 packets) and loses
   // dozens of packets from one window. NewReno learns of one hole per partial ACK, so
-  // recovery lasts about (holes x RTT); SACK marks every hole lost at once.
+  // with the "slow but steady" timer recovery lasts about (holes x RTT); the default
+  // "impatient" timer (RFC 6582) cuts it short with one RTO. SACK marks every hole at once.
   struct Outcome {
     double duration_s;
     uint64_t holes;
     uint64_t retransmits;
     uint64_t timeouts;
   };
-  auto first_recovery = [](bool sack) {
-    const auto s = scenario_from(
-        dumbbell_json("50Mbps", "5ms", "50pkt", "20s", R"([{"id": "a", "rtt": "50ms"}])",
-                      sack ? R"({"delayed_ack": false, "sack": true})" : R"({"delayed_ack": false, "sack": false})"));
+  auto first_recovery = [](const std::string& defaults) {
+    const auto s =
+        scenario_from(dumbbell_json("50Mbps", "5ms", "50pkt", "20s", R"([{"id": "a", "rtt": "50ms"}])", defaults));
     run::Experiment exp(s);
     auto& f = exp.flow(0);
     double start = -1;
@@ -174,16 +176,20 @@ TEST_CASE("NewReno repairs one hole per RTT, SACK repairs them all in a few RTTs
     FAIL("recovery never ended");
     return Outcome{};
   };
-  const Outcome newreno = first_recovery(false);
-  const Outcome sack = first_recovery(true);
-  INFO("NewReno: " << newreno.holes << " holes in " << newreno.duration_s << " s; SACK: " << sack.holes << " holes in "
-                   << sack.duration_s << " s");
-  REQUIRE(newreno.holes >= 20);
-  CHECK(newreno.holes == sack.holes);  // same overshoot
-  for (const Outcome& o : {newreno, sack}) {
+  const Outcome steady = first_recovery(R"({"delayed_ack": false, "sack": false, "newreno_impatient": false})");
+  const Outcome impatient = first_recovery(R"({"delayed_ack": false, "sack": false})");
+  const Outcome sack = first_recovery(R"({"delayed_ack": false, "sack": true})");
+  INFO("NewReno slow-but-steady: " << steady.holes << " holes in " << steady.duration_s
+                                   << " s; impatient: " << impatient.duration_s << " s, " << impatient.timeouts
+                                   << " RTO; SACK: " << sack.holes << " holes in " << sack.duration_s << " s");
+  REQUIRE(steady.holes >= 20);
+  CHECK(steady.holes == sack.holes);  // same overshoot
+  for (const Outcome& o : {steady, sack}) {
     CHECK(o.timeouts == 0);
     CHECK(o.retransmits == o.holes);  // no spurious retransmission
   }
-  CHECK(newreno.duration_s == Approx(static_cast<double>(newreno.holes) * 0.050).epsilon(0.15));
+  CHECK(steady.duration_s == Approx(static_cast<double>(steady.holes) * 0.050).epsilon(0.15));
   CHECK(sack.duration_s < 4 * 0.062);  // a few RTTs of at most 50 ms + a full 12 ms queue
+  CHECK(impatient.timeouts >= 1);
+  CHECK(impatient.duration_s < steady.duration_s / 2);
 }

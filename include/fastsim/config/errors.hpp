@@ -8,9 +8,9 @@
 namespace fastsim::config {
 
 struct Issue {
-  std::string path;     ///< JSON pointer, e.g. "/flows/2/rtt" ("" for the document)
+  std::string path;     ///< JSON pointer, e.g. "/flows/2/rtt" ("" for the whole document)
   std::string message;  ///< what is wrong and what is allowed
-  [[nodiscard]] std::string to_string() const { return (path.empty() ? "/" : path) + ": " + message; }
+  [[nodiscard]] std::string to_string() const { return (path.empty() ? "(document)" : path) + ": " + message; }
 };
 
 using Issues = std::vector<Issue>;

@@ -25,6 +25,7 @@ struct LinkSpec {
 
 struct FlowSpec {
   std::string id;
+  size_t json_index = 0;  ///< index in the scenario's "flows" array (before `count` expansion)
   std::string algorithm;
   cc::ParamValues params;
   std::string src;

@@ -13,7 +13,8 @@ struct TcpConfig {
   uint32_t ack_size = 40;       ///< on-the-wire bytes of an ACK
   bool delayed_ack = true;      ///< ACK every 2nd full segment
   Duration delayed_ack_timeout = Duration::milliseconds(40);
-  bool sack = false;  ///< RFC 6675 recovery instead of NewReno
+  bool sack = false;              ///< RFC 6675 recovery instead of NewReno
+  bool newreno_impatient = true;  ///< RFC 6582: re-arm the RTO on the first partial ACK only
   uint32_t dupack_threshold = 3;
   Duration min_rto = Duration::milliseconds(200);
   Duration initial_rto = Duration::seconds_int(1);

@@ -7,7 +7,9 @@
 //   a segment may be sent while pipe < cwnd.
 // - Without SACK, each duplicate ACK counts as one "sacked" packet (Linux's Reno
 //   emulation): equivalent to RFC 6582's window inflation, without touching cwnd.
-//   Partial ACKs mark the next hole lost, so one hole is repaired per RTT.
+//   Partial ACKs mark the next hole lost, so one hole is repaired per RTT; the RTO is
+//   re-armed only on the first partial ACK (RFC 6582 "impatient" variant, default) or on
+//   every one ("slow but steady", `newreno_impatient: false`).
 // - With SACK, a segment is lost once dupack_threshold segments above it are SACKed
 //   (RFC 6675 IsLost), tracked with a monotone pointer: O(1) amortized per ACK.
 // - The first retransmission of a recovery leaves at once (RFC 6675, step 4.3).
@@ -16,7 +18,9 @@
 //   retransmission finds room in a drop-tail queue that the flow itself keeps full
 //   (without RACK, a lost retransmission costs an RTO).
 // - A lost retransmission is recovered by the RTO (no RACK/TLP); after an RTO every
-//   un-SACKed outstanding segment is marked lost and resent in slow start (Linux Loss state).
+//   un-SACKed outstanding segment is marked lost and resent in slow start (Linux Loss state);
+//   no fast retransmit until the ACK passes what was sent before the timeout (RFC 6582
+//   "recover"); a repeated timeout of the same data keeps ssthresh (RFC 5681 section 3.1).
 // - The RTO timer is re-armed lazily: the deadline moves on every ACK; the event
 //   fires early at most once per RTO and reschedules itself.
 #pragma once
@@ -118,6 +122,9 @@ class TcpSender final : public net::PacketSink {
   uint64_t snd_nxt_ = 0;
   uint64_t recovery_point_ = 0;
   uint32_t dupacks_ = 0;
+  uint32_t partial_acks_ = 0;          // NewReno partial ACKs in the current recovery
+  uint64_t loss_una_ = UINT64_MAX;     // snd_una at the last timeout
+  uint64_t rto_recover_ = UINT64_MAX;  // snd_nxt at the last timeout (RFC 6582 "recover")
   uint64_t round_end_ = 0;
   uint64_t round_ = 0;
 
