@@ -204,11 +204,30 @@ json load_json_file(const std::string& path) {
     throw ScenarioError({{"", fmt::format("cannot open scenario file \"{}\"", path)}});
   std::stringstream buf;
   buf << in.rdbuf();
+  // Duplicate keys would silently keep the last value: track the keys of every open object.
+  std::vector<std::set<std::string>> open_objects;
+  std::string duplicate;
+  auto check_keys = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) {
+      open_objects.emplace_back();
+    } else if (event == json::parse_event_t::object_end && !open_objects.empty()) {
+      open_objects.pop_back();
+    } else if (event == json::parse_event_t::key && !open_objects.empty() &&
+               !open_objects.back().insert(parsed.get<std::string>()).second && duplicate.empty()) {
+      duplicate = parsed.get<std::string>();
+    }
+    return true;
+  };
+  json doc;
   try {
-    return json::parse(buf.str());
+    doc = json::parse(buf.str(), check_keys);
   } catch (const json::exception& e) {  // syntax errors and numbers out of range (1e400)
     throw ScenarioError({{"", fmt::format("\"{}\" is not valid JSON: {}", path, e.what())}});
   }
+  if (!duplicate.empty()) {
+    throw ScenarioError({{"", fmt::format("the key \"{}\" appears twice in one object", duplicate)}});
+  }
+  return doc;
 }
 
 void apply_overrides(json& doc, const std::vector<std::string>& assignments) {

@@ -177,6 +177,7 @@ TEST_CASE("malformed scenarios fail with the JSON path and never crash", "[cli][
       {"", "{\"duration\": ", "is not valid JSON"},
       {"", "[1, 2]", "(document): expected an object"},
       {"", R"({"duration": 1e400})", "is not valid JSON"},
+      {"", R"({"duration": "5s", "duration": "6s"})", "the key \"duration\" appears twice"},
       {"/flows/0/id", "\".\"", "/flows/0/id: invalid id \".\""},
       {"/flows/0/id", "\"\"", "/flows/0/id: invalid id \"\""},
       {"/warmup", "\"5s\"", "/warmup: warmup must be shorter than duration"},
