@@ -253,3 +253,16 @@ TEST_CASE("usage errors exit 2 and --help, --version, algorithms succeed", "[cli
   CHECK(run_command(kBinary + " algorithms --bogus").exit_code == 2);
   CHECK(run_command(kBinary + " --version --bogus").exit_code == 2);
 }
+
+TEST_CASE("a run that cannot write its outputs fails cleanly", "[cli]") {
+  const fs::path dir = temp_dir("unwritable");
+  const fs::path blocker = dir / "file";
+  std::ofstream(blocker) << "not a directory";
+  const auto r =
+      run_command(kBinary + " run " + kSource + "/configs/demo.json --quiet --out " + (blocker / "out").string());
+  INFO(r.output);
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.output, Catch::Contains("failed"));
+  CHECK_FALSE(fs::exists(blocker / "out" / "summary.json"));
+  fs::remove_all(dir);
+}

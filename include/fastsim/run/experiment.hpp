@@ -44,6 +44,7 @@ struct RunOptions {
 
 class Experiment {
  public:
+  /// `scenario` must outlive the Experiment (it is referenced, not copied).
   explicit Experiment(const config::Scenario& scenario, std::string version = FASTSIM_VERSION);
   ~Experiment();
   Experiment(const Experiment&) = delete;
