@@ -54,6 +54,13 @@ Scenario parse_scenario(const json& doc) {
   }
   if (duration && s.warmup >= s.duration)
     top.error("warmup", "warmup must be shorter than duration");
+  if (const json* m = top.get("metrics")) {
+    Reader mr(*m, "/metrics", issues);
+    if (auto v = mr.number("convergence_tolerance", 0.001, 1))
+      s.convergence_tolerance = *v;
+    mr.finish();
+  }
+  resolved["metrics"] = {{"convergence_tolerance", s.convergence_tolerance}};
   resolved["seed"] = s.seed;
   resolved["sample_interval"] = format_duration(s.sample_interval);
   resolved["warmup"] = format_duration(s.warmup);

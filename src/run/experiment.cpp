@@ -382,6 +382,7 @@ void Experiment::compute_results(double wall_s) {
         ir.stability = stability_sum / static_cast<double>(stability_n);
       ir.responsiveness_periods = resp;
       ir.responsiveness_s = static_cast<double>(resp) * tau;
+      interval_dynamics(plan, means, ir);
       if (bottleneck != nullptr && bottleneck->utilization_samples.size() >= end) {
         double u = 0, q = 0, qmax = 0;
         for (size_t k = plan.first_period; k < end; ++k) {
@@ -395,6 +396,54 @@ void Experiment::compute_results(double wall_s) {
       }
     }
     r.intervals.push_back(std::move(ir));
+  }
+}
+
+void Experiment::interval_dynamics(const trace::IntervalPlan& plan, const std::vector<double>& means,
+                                   IntervalResult& ir) const {
+  const RunResult& r = result_;
+  const double tau = scenario_.sample_interval.to_seconds();
+  constexpr double kEps = 1e-9;
+  // Fairness ratio: exactly one flow started when the interval began, and others exist.
+  std::vector<size_t> newest;
+  for (size_t k = 0; k < plan.flows.size(); ++k) {
+    if (std::fabs(r.flows[plan.flows[k]].start_s - plan.start) < kEps)
+      newest.push_back(k);
+  }
+  if (newest.size() == 1 && plan.flows.size() > 1) {
+    ir.newest_flow = r.flows[plan.flows[newest[0]]].id;
+    std::vector<double> others;
+    for (size_t k = 0; k < means.size(); ++k) {
+      if (k != newest[0])
+        others.push_back(means[k]);
+    }
+    ir.fairness_ratio = trace::fairness_ratio(means[newest[0]], others);
+  }
+  // Convergence time from the interval start (no warm-up cut), per flow.
+  const auto first = static_cast<size_t>(std::ceil(plan.start / tau - kEps));
+  const size_t end = std::min(plan.end_period, r.sample_times_s.size());
+  if (end <= first)
+    return;
+  bool all_settled = true;
+  double slowest = 0, slowest_rtts = 0;
+  for (size_t fi : plan.flows) {
+    const auto& s = r.flows[fi].goodput_samples_bps;
+    const std::vector<double> window(s.begin() + static_cast<long>(first), s.begin() + static_cast<long>(end));
+    const auto k = trace::convergence_periods(window, scenario_.convergence_tolerance);
+    if (!k) {
+      ir.flow_convergence_s.emplace_back();
+      all_settled = false;
+      continue;
+    }
+    const double t = static_cast<double>(first + *k) * tau - plan.start;
+    ir.flow_convergence_s.emplace_back(t);
+    slowest = std::max(slowest, t);
+    if (r.flows[fi].min_rtt_s > 0)
+      slowest_rtts = std::max(slowest_rtts, t / r.flows[fi].min_rtt_s);
+  }
+  if (all_settled) {
+    ir.convergence_s = slowest;
+    ir.convergence_base_rtts = slowest_rtts;
   }
 }
 

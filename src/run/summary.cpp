@@ -66,6 +66,9 @@ nlohmann::json Experiment::summary_json() const {
   }
   s["intervals"] = json::array();
   for (const auto& i : r.intervals) {
+    json convergence = json::array();
+    for (const auto& c : i.flow_convergence_s)
+      convergence.push_back(opt(c));
     s["intervals"].push_back({{"start_s", i.start_s},
                               {"end_s", i.end_s},
                               {"flows", i.flows},
@@ -78,7 +81,12 @@ nlohmann::json Experiment::summary_json() const {
                               {"responsiveness_periods", opt(i.responsiveness_periods)},
                               {"responsiveness_s", opt(i.responsiveness_s)},
                               {"mean_queue_pkts", opt(i.mean_queue_pkts)},
-                              {"max_queue_pkts", opt(i.max_queue_pkts)}});
+                              {"max_queue_pkts", opt(i.max_queue_pkts)},
+                              {"newest_flow", opt(i.newest_flow)},
+                              {"fairness_ratio", opt(i.fairness_ratio)},
+                              {"flow_convergence_s", convergence},
+                              {"convergence_s", opt(i.convergence_s)},
+                              {"convergence_base_rtts", opt(i.convergence_base_rtts)}});
   }
   return s;
 }

@@ -53,6 +53,32 @@ size_t responsiveness_periods(const std::vector<double>& samples, double toleran
   return last;
 }
 
+std::optional<double> fairness_ratio(double newest, const std::vector<double>& existing) {
+  double sum = 0;
+  for (double x : existing)
+    sum += x;
+  if (existing.empty() || sum <= 0)
+    return std::nullopt;
+  return static_cast<double>(existing.size()) * newest / sum;
+}
+
+std::optional<size_t> convergence_periods(const std::vector<double>& samples, double tolerance) {
+  if (samples.empty())
+    return std::nullopt;
+  double mean = 0;
+  for (double x : samples)
+    mean += x;
+  mean /= static_cast<double>(samples.size());
+  if (mean <= 0)
+    return std::nullopt;
+  size_t k = samples.size();
+  while (k > 0 && std::fabs(samples[k - 1] - mean) <= tolerance * mean)
+    --k;
+  if (k == samples.size())
+    return std::nullopt;
+  return k;
+}
+
 std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double duration, double tau, double warmup) {
   std::vector<double> cuts{0.0, duration};
   for (const auto& f : flows) {

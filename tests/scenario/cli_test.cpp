@@ -98,6 +98,9 @@ TEST_CASE("the demo runs end to end and writes every output", "[cli]") {
     CHECK(s["intervals"][0].contains(key));
   }
   CHECK(s["intervals"].size() == 3);  // a alone, a + b, a alone
+  CHECK(s["intervals"][1]["newest_flow"] == "b");
+  CHECK(s["intervals"][1]["fairness_ratio"].get<double>() < 1.0);  // the 80 ms flow gets less than the 40 ms one
+  CHECK(s["intervals"][0].contains("convergence_s"));
   const std::string header = read_file(out / "flows/a.csv").substr(0, 60);
   CHECK(header.rfind("time_s,cwnd_pkts,ssthresh_pkts,srtt_s,base_rtt_s,goodput_bps", 0) == 0);
   fs::remove_all(out);

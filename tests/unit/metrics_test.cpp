@@ -39,3 +39,21 @@ TEST_CASE("equilibrium intervals split at every start and stop", "[metrics]") {
   CHECK(plans[2].start == 60);
   CHECK(plans[2].end == 90);
 }
+
+TEST_CASE("fairness ratio of a newest flow against the existing ones", "[metrics]") {
+  CHECK(*fairness_ratio(5.0, {5.0, 5.0}) == Approx(1.0));
+  CHECK(*fairness_ratio(2.0, {4.0, 4.0}) == Approx(0.5));  // 2 * 2 / 8
+  CHECK(*fairness_ratio(6.0, {3.0}) == Approx(2.0));
+  CHECK_FALSE(fairness_ratio(1.0, {}).has_value());
+}
+
+TEST_CASE("convergence is the first period after which the rate stays in the band", "[metrics]") {
+  // a ramp 0, 50 then 48 periods at 100: mean = 4850 / 50 = 97
+  std::vector<double> ramp{0, 50};
+  for (int i = 0; i < 48; ++i)
+    ramp.push_back(100);
+  CHECK(*convergence_periods(ramp, 0.1) == 2);  // 100 is within 10 % of 97; 50 and 0 are not
+  CHECK(*convergence_periods({100, 100, 100}, 0.1) == 0);
+  CHECK_FALSE(convergence_periods({100, 100, 0}, 0.1).has_value());  // never settles
+  CHECK_FALSE(convergence_periods(ramp, 0.01).has_value());  // 100 is 3 % off the mean: never within 1 %
+}

@@ -45,7 +45,8 @@ struct Scenario {
   uint64_t seed = 1;
   Duration duration;
   Duration sample_interval = Duration::seconds_int(1);
-  Duration warmup;  ///< left out at the start of every equilibrium interval
+  Duration warmup;                     ///< left out at the start of every equilibrium interval
+  double convergence_tolerance = 0.1;  ///< relative band of the convergence-time metric
   std::vector<std::string> nodes;
   std::vector<LinkSpec> links;
   std::vector<FlowSpec> flows;

@@ -18,6 +18,7 @@
 #include "fastsim/run/results.hpp"
 #include "fastsim/tcp/tcp_receiver.hpp"
 #include "fastsim/tcp/tcp_sender.hpp"
+#include "fastsim/trace/metrics.hpp"
 
 namespace fastsim::run {
 
@@ -73,6 +74,8 @@ class Experiment {
   void build_flows();
   void finish_flow(FlowRuntime& f, Time t);
   void compute_results(double wall_s);
+  /// Fairness ratio of a joining flow and convergence times of one interval.
+  void interval_dynamics(const trace::IntervalPlan& plan, const std::vector<double>& means, IntervalResult& ir) const;
   void write_outputs(const std::string& dir) const;
 
   const config::Scenario& scenario_;

@@ -59,7 +59,12 @@ struct IntervalResult {
   std::optional<double> responsiveness_s;
   std::optional<double> mean_queue_pkts;
   std::optional<double> max_queue_pkts;
-  std::vector<double> flow_throughput_bps;  ///< per flow, same order as `flows`
+  std::vector<double> flow_throughput_bps;                ///< per flow, same order as `flows`
+  std::optional<std::string> newest_flow;                 ///< the one flow that started when the interval began
+  std::optional<double> fairness_ratio;                   ///< newest flow against the others
+  std::vector<std::optional<double>> flow_convergence_s;  ///< per flow, from the interval start
+  std::optional<double> convergence_s;                    ///< slowest flow (null if one never settles)
+  std::optional<double> convergence_base_rtts;            ///< largest convergence time / the flow's base RTT
 };
 
 struct RunResult {

@@ -19,6 +19,14 @@ std::optional<double> coefficient_of_variation(const std::vector<double>& sample
 /// samples is more than `tolerance` away from the mean of all; 0 if never.
 size_t responsiveness_periods(const std::vector<double>& samples, double tolerance = 0.1);
 
+/// Fairness ratio of a newest flow against the n existing ones: n * newest / sum(existing);
+/// 1 is fair. nullopt without existing flows or if they carried nothing.
+std::optional<double> fairness_ratio(double newest, const std::vector<double>& existing);
+
+/// Convergence: the first period k from which every sample stays within `tolerance`
+/// (relative) of the mean of all samples; nullopt if the last sample is already outside.
+std::optional<size_t> convergence_periods(const std::vector<double>& samples, double tolerance = 0.1);
+
 /// A flow's activity span, seconds.
 struct Span {
   double start = 0;
