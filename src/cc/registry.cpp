@@ -1,7 +1,12 @@
 // The one table of congestion-control algorithms (see registry.hpp).
 #include "fastsim/cc/registry.hpp"
 
+#include "fastsim/cc/ctcp.hpp"
+#include "fastsim/cc/cubic.hpp"
+#include "fastsim/cc/hstcp.hpp"
+#include "fastsim/cc/illinois.hpp"
 #include "fastsim/cc/reno.hpp"
+#include "fastsim/cc/stcp.hpp"
 
 namespace fastsim::cc {
 
@@ -14,7 +19,16 @@ std::unique_ptr<CongestionControl> make(const ParamValues& p) {
 
 const std::vector<AlgorithmInfo>& algorithms() {
   static const std::vector<AlgorithmInfo> table = {
-      {"reno", "Reno/NewReno AIMD: +1 packet per RTT, halve on loss (RFC 5681)", Reno::param_specs(), make<Reno>},
+      {"reno", "Reno/NewReno AIMD: +1 packet per RTT, halve on loss (RFC 5681)", Reno::param_specs(), make<Reno>, {}},
+      {"hstcp", "HighSpeed TCP: a(w) per RTT, cut b(w), response 0.12/p^0.835 (RFC 3649)", HighSpeed::param_specs(),
+       make<HighSpeed>, HighSpeed::check},
+      {"stcp", "Scalable TCP: MIMD, +1% per RTT, cut 12.5% (Kelly 2003)", Scalable::param_specs(), make<Scalable>, {}},
+      {"illinois", "TCP Illinois: AIMD with alpha, beta set by queueing delay (Liu, Basar, Srikant)",
+       Illinois::param_specs(), make<Illinois>, Illinois::check},
+      {"ctcp", "Compound TCP: Reno window plus a delay-based dwnd (Tan et al. 2006)", Compound::param_specs(),
+       make<Compound>, {}},
+      {"cubic", "CUBIC: cubic growth around the last maximum, TCP-friendly region (RFC 8312)", Cubic::param_specs(),
+       make<Cubic>, Cubic::check},
   };
   return table;
 }

@@ -98,6 +98,10 @@ cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& e
                                     names.empty() ? "(none)" : fmt::format("{}", fmt::join(names, ", "))));
         }
       }
+      if (algo->check) {
+        for (const auto& [name, message] : algo->check(values))
+          pr.error(name, message);
+      }
     }
   }
   json e = json::object();

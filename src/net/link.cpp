@@ -78,7 +78,9 @@ void Link::on_head_arrival() {
   --on_link_;
   if (head_ != nullptr)
     sim_.schedule_at(head_event_, head_->arrival);
-  if (cfg_.loss_rate > 0.0 && rng_.bernoulli(cfg_.loss_rate)) {
+  if (injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && rng_.bernoulli(cfg_.loss_rate))) {
+    if (injected_losses_ > 0)
+      --injected_losses_;
     ++counters_.random_losses;
     ++p->route->counters->random_losses;
     pool_.release(p);

@@ -266,6 +266,7 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
   }
   if (snd_una_ > round_end_) {
     ++round_;
+    rtt_.end_round();
     ev.round_start = true;
     round_end_ = snd_nxt_;
   }

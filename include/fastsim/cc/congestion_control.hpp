@@ -20,11 +20,22 @@ namespace fastsim::cc {
 /// Sender state as the algorithm sees it.
 enum class CaState : uint8_t { Open, Recovery, Loss };
 
+/// The RTT samples of one round (from the ACK that ended the previous round to the
+/// ACK that ends this one, both included in the round they end: Linux Vegas order).
+struct RoundRtt {
+  Duration min;
+  Duration max;
+  Duration mean;
+  uint32_t samples = 0;  ///< 0: no valid sample in the round (min/max/mean meaningless)
+};
+
 /// Round-trip statistics kept by the sender.
 struct RttView {
   std::optional<Duration> srtt;     ///< RFC 6298 smoothed RTT, once a sample exists
   std::optional<Duration> min_rtt;  ///< smallest sample ever (baseRTT)
+  std::optional<Duration> max_rtt;  ///< largest sample ever
   std::optional<Duration> latest;   ///< most recent sample
+  RoundRtt last_round;              ///< the round that ended most recently (see AckEvent::round_start)
 };
 
 /// A read-only view of the flow handed to every callback.
@@ -47,7 +58,7 @@ struct AckEvent {
   uint32_t newly_acked = 0;            ///< packets newly covered by the cumulative ACK
   std::optional<Duration> rtt_sample;  ///< Karn-filtered sample (absent for retransmitted segments)
   bool in_recovery = false;
-  bool round_start = false;  ///< this ACK ended a round (once per RTT)
+  bool round_start = false;  ///< this ACK ended a round (once per RTT); RttView::last_round is that round
 };
 
 struct LossResponse {

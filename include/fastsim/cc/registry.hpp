@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fastsim/cc/congestion_control.hpp"
@@ -13,11 +14,16 @@
 
 namespace fastsim::cc {
 
+/// A violated cross-parameter constraint: {parameter name, message}.
+using ParamIssue = std::pair<std::string, std::string>;
+
 struct AlgorithmInfo {
   std::string name;
   std::string summary;
   std::vector<ParamSpec> params;
   std::function<std::unique_ptr<CongestionControl>(const ParamValues&)> make;
+  /// Constraints between parameters (ranges of single parameters are in `params`); may be empty.
+  std::function<std::vector<ParamIssue>(const ParamValues&)> check;
 };
 
 /// All algorithms, in a fixed order.

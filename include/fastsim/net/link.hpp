@@ -62,6 +62,9 @@ class Link {
   [[nodiscard]] const LinkConfig& config() const { return cfg_; }
   /// Changes the Bernoulli loss rate from now on (outages, tests); 1.0 is a black hole.
   void set_loss_rate(double p) { cfg_.loss_rate = p; }
+  /// The next `n` packets to finish crossing the link are lost on the wire (counted as
+  /// random losses): a deterministic single-loss event for experiments and tests.
+  void inject_losses(uint32_t n) { injected_losses_ += n; }
   [[nodiscard]] const std::string& id() const { return cfg_.id; }
   /// Counters brought up to the current time.
   [[nodiscard]] const LinkCounters& counters();
@@ -88,6 +91,7 @@ class Link {
   PacketPool& pool_;
   LinkConfig cfg_;
   RandomStream rng_;
+  uint32_t injected_losses_ = 0;
   MemberEvent<Link, &Link::on_head_arrival> head_event_{this};
 
   Packet* head_ = nullptr;  // oldest packet on the link

@@ -1,5 +1,6 @@
-// RFC 6298 round-trip estimator and retransmission timeout, plus the min/latest
-// samples algorithms use (baseRTT).
+// RFC 6298 round-trip estimator and retransmission timeout, plus the min/max/latest
+// samples and the per-round statistics (min, mean, max of the last round) that
+// delay-based algorithms use (baseRTT, Vegas's per-RTT minimum, Illinois's average).
 // - RTO = srtt + max(G, 4 rttvar) with the granularity term G set to min_rto, as Linux
 //   does (srtt + max(4 mdev, rto_min)): with exact samples rttvar collapses on a steady
 //   path, and max(min_rto, srtt + 4 rttvar) would fire spuriously whenever a
@@ -32,9 +33,26 @@ class RttEstimator {
     view_.srtt = srtt_;
     view_.latest = r;
     view_.min_rtt = view_.min_rtt ? std::min(*view_.min_rtt, r) : r;
+    view_.max_rtt = view_.max_rtt ? std::max(*view_.max_rtt, r) : r;
+    if (round_.samples == 0) {
+      round_.min = round_.max = r;
+    } else {
+      round_.min = std::min(round_.min, r);
+      round_.max = std::max(round_.max, r);
+    }
+    ++round_.samples;
+    round_sum_ps_ += r.ps();
     rto_ = std::min(srtt_ + std::max(min_rto_, rttvar_ * 4), max_rto_);
     ++samples_;
     sum_s_ += r.to_seconds();
+  }
+  /// Closes the current round: its statistics become view().last_round.
+  void end_round() {
+    if (round_.samples > 0)
+      round_.mean = Duration::picoseconds(round_sum_ps_ / round_.samples);
+    view_.last_round = round_;
+    round_ = {};
+    round_sum_ps_ = 0;
   }
   void backoff() { rto_ = std::min(rto_ * 2, max_rto_); }
 
@@ -47,6 +65,8 @@ class RttEstimator {
   Duration min_rto_, max_rto_, rto_;
   Duration srtt_, rttvar_;
   cc::RttView view_;
+  cc::RoundRtt round_;
+  int64_t round_sum_ps_ = 0;
   uint64_t samples_ = 0;
   double sum_s_ = 0;
 };

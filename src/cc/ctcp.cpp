@@ -1,0 +1,100 @@
+// Compound TCP window control (see ctcp.hpp).
+#include "fastsim/cc/ctcp.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "fastsim/cc/reno.hpp"
+
+namespace fastsim::cc {
+
+namespace {
+constexpr uint32_t kMinSamples = 3;  // Linux compound/Vegas: fewer means delayed ACKs only
+}
+
+std::vector<ParamSpec> Compound::param_specs() {
+  return {
+      {"alpha", 0.125, 0.001, 10, "", "dwnd growth alpha * w^k per RTT while the backlog is below gamma"},
+      {"beta", 0.5, 0.01, 0.99, "fraction", "fraction of the whole window removed at a loss"},
+      {"k", 0.75, 0.1, 1.5, "", "exponent of the dwnd growth (0.75: HSTCP-like response)"},
+      {"gamma", 30, 0.1, 1e6, "packets", "backlog above which dwnd shrinks"},
+      {"zeta", 1, 0.01, 100, "", "dwnd decrease per packet of backlog above gamma"},
+  };
+}
+
+Compound::Compound(const ParamValues& p)
+    : alpha_(p.get("alpha")), beta_(p.get("beta")), k_(p.get("k")), gamma_(p.get("gamma")), zeta_(p.get("zeta")) {}
+
+void Compound::update_dwnd(const FlowView& flow, const Window& w) {
+  const double window = round_window_;
+  round_window_ = w.cwnd_pkts;
+  if (flow.state != CaState::Open) {
+    skip_round_ = true;  // the round after recovery straddles it
+    return;
+  }
+  if (skip_round_) {
+    skip_round_ = false;
+    return;
+  }
+  const RoundRtt& r = flow.rtt->last_round;
+  if (r.samples < kMinSamples || !flow.rtt->min_rtt || !flow.cwnd_limited || w.cwnd_pkts < w.ssthresh_pkts)
+    return;
+  const double rtt = r.min.to_seconds();
+  const double base = flow.rtt->min_rtt->to_seconds();
+  diff_ = rtt > 0 ? window * (rtt - base) / rtt : 0.0;
+  if (diff_ < gamma_) {
+    dwnd_ += std::max(alpha_ * std::pow(window, k_) - 1.0, 0.0);
+  } else {
+    dwnd_ = std::max(dwnd_ - zeta_ * diff_, 0.0);
+  }
+}
+
+void Compound::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
+  if (w.cwnd_pkts < dwnd_)
+    dwnd_ = 0;  // the sender cut the window below dwnd: the loss window is what is left
+  if (w.cwnd_pkts < w.ssthresh_pkts)
+    dwnd_ = 0;
+  double wnd = w.cwnd_pkts - dwnd_;
+  if (!ack.in_recovery && flow.cwnd_limited) {
+    double acked = ack.newly_acked;
+    if (w.cwnd_pkts < w.ssthresh_pkts) {
+      Window reno{wnd, w.ssthresh_pkts};
+      acked = slow_start(reno, acked);
+      wnd = reno.cwnd_pkts;
+    }
+    if (acked > 0)
+      wnd += acked / w.cwnd_pkts;  // 1 packet per RTT of the whole window
+  }
+  if (ack.round_start) {
+    w.cwnd_pkts = wnd + dwnd_;
+    update_dwnd(flow, w);
+  }
+  wnd_ = wnd;
+  w.cwnd_pkts = wnd + dwnd_;
+}
+
+LossResponse Compound::on_loss(const FlowView& /*flow*/, const Window& w) {
+  const double window = w.cwnd_pkts;
+  const double wnd = std::max(window - std::min(dwnd_, window), 0.0);
+  dwnd_ = std::max(window * (1.0 - beta_) - wnd / 2.0, 0.0);
+  const double total = std::max(wnd / 2.0 + dwnd_, 2.0);
+  dwnd_ = std::min(dwnd_, total);
+  wnd_ = total - dwnd_;
+  skip_round_ = true;
+  return {total, total};
+}
+
+LossResponse Compound::on_timeout(const FlowView& flow, const Window& w) {
+  const double ssthresh = on_loss(flow, w).ssthresh_pkts;
+  dwnd_ = 0;
+  wnd_ = 1;
+  return {ssthresh, 1.0};
+}
+
+void Compound::snapshot(std::vector<double>& values) const {
+  values.push_back(wnd_);
+  values.push_back(dwnd_);
+  values.push_back(diff_);
+}
+
+}  // namespace fastsim::cc

@@ -1,0 +1,89 @@
+// CUBIC window control (see cubic.hpp).
+#include "fastsim/cc/cubic.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "fastsim/cc/reno.hpp"
+
+namespace fastsim::cc {
+
+std::vector<ParamSpec> Cubic::param_specs() {
+  return {
+      {"c", 0.4, 1e-3, 100, "packets/s^3", "scaling constant C of the cubic function"},
+      {"beta", 0.7, 0.01, 0.99, "fraction", "multiplicative decrease: the window keeps beta at a loss"},
+      {"tcp_friendly", 1, 0, 1, "0 or 1", "use the TCP-friendly region (RFC 8312 section 4.2)"},
+      {"fast_convergence", 1, 0, 1, "0 or 1", "release bandwidth faster when W_max shrinks"},
+  };
+}
+
+std::vector<std::pair<std::string, std::string>> Cubic::check(const ParamValues& p) {
+  std::vector<std::pair<std::string, std::string>> issues;
+  for (const char* flag : {"tcp_friendly", "fast_convergence"}) {
+    const double v = p.get(flag);
+    if (v != 0 && v != 1)
+      issues.emplace_back(flag, "must be 0 or 1");
+  }
+  return issues;
+}
+
+Cubic::Cubic(const ParamValues& p)
+    : c_(p.get("c")),
+      beta_(p.get("beta")),
+      tcp_friendly_(p.get("tcp_friendly") != 0),
+      fast_convergence_(p.get("fast_convergence") != 0) {}
+
+void Cubic::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
+  if (ack.in_recovery || !flow.cwnd_limited)
+    return;
+  double acked = ack.newly_acked;
+  if (w.cwnd_pkts < w.ssthresh_pkts) {
+    acked = slow_start(w, acked);
+    if (acked <= 0)
+      return;
+  }
+  const double cwnd = w.cwnd_pkts;
+  if (!epoch_start_) {
+    epoch_start_ = flow.now;
+    w0_ = cwnd;
+    if (w_last_max_ > cwnd) {
+      k_ = std::cbrt((w_last_max_ - cwnd) / c_);
+      origin_ = w_last_max_;
+    } else {
+      k_ = 0;
+      origin_ = cwnd;
+    }
+    w_max_ = origin_;
+  }
+  const double rtt = flow.rtt->srtt ? flow.rtt->srtt->to_seconds() : 0.0;
+  const double t = (flow.now - *epoch_start_).to_seconds();
+  const double dt = t + rtt - k_;
+  double target = origin_ + c_ * dt * dt * dt;
+  if (tcp_friendly_ && rtt > 0) {
+    const double w_est = w0_ + 3.0 * (1.0 - beta_) / (1.0 + beta_) * t / rtt;
+    target = std::max(target, w_est);
+  }
+  const double per_packet = target > cwnd ? std::min((target - cwnd) / cwnd, 0.5) : 0.01 / cwnd;
+  w.cwnd_pkts = cwnd + per_packet * acked;
+}
+
+LossResponse Cubic::on_loss(const FlowView& /*flow*/, const Window& w) {
+  epoch_start_.reset();
+  const double cwnd = w.cwnd_pkts;
+  w_last_max_ = (fast_convergence_ && cwnd < w_last_max_) ? cwnd * (1.0 + beta_) / 2.0 : cwnd;
+  const double ssthresh = std::max(cwnd * beta_, 2.0);
+  return {ssthresh, ssthresh};
+}
+
+LossResponse Cubic::on_timeout(const FlowView& flow, const Window& w) {
+  const double ssthresh = on_loss(flow, w).ssthresh_pkts;
+  w_last_max_ = 0;
+  return {ssthresh, 1.0};
+}
+
+void Cubic::snapshot(std::vector<double>& values) const {
+  values.push_back(w_max_);
+  values.push_back(k_);
+}
+
+}  // namespace fastsim::cc

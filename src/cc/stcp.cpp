@@ -1,0 +1,46 @@
+// Scalable TCP window control (see stcp.hpp).
+#include "fastsim/cc/stcp.hpp"
+
+#include <algorithm>
+
+#include "fastsim/cc/reno.hpp"
+
+namespace fastsim::cc {
+
+std::vector<ParamSpec> Scalable::param_specs() {
+  return {
+      {"a", 0.01, 1e-5, 1, "packets/ack", "window increase per packet acknowledged above low_window"},
+      {"b", 0.125, 0.001, 0.99, "fraction", "fraction of the window removed at a loss above low_window"},
+      {"low_window", 16, 1, 1e7, "packets", "legacy window: at or below it Scalable TCP is Reno"},
+  };
+}
+
+Scalable::Scalable(const ParamValues& p) : a_(p.get("a")), b_(p.get("b")), low_window_(p.get("low_window")) {}
+
+void Scalable::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
+  if (ack.in_recovery || !flow.cwnd_limited)
+    return;
+  double acked = ack.newly_acked;
+  if (w.cwnd_pkts < w.ssthresh_pkts) {
+    acked = slow_start(w, acked);
+    if (acked <= 0)
+      return;
+  }
+  if (w.cwnd_pkts <= low_window_) {
+    additive_increase(w, acked, 1.0);
+  } else {
+    w.cwnd_pkts += a_ * acked;
+  }
+}
+
+LossResponse Scalable::on_loss(const FlowView& /*flow*/, const Window& w) {
+  const double cut = w.cwnd_pkts <= low_window_ ? 0.5 : b_;
+  const double ssthresh = std::max(w.cwnd_pkts * (1.0 - cut), 2.0);
+  return {ssthresh, ssthresh};
+}
+
+LossResponse Scalable::on_timeout(const FlowView& flow, const Window& w) {
+  return {on_loss(flow, w).ssthresh_pkts, 1.0};
+}
+
+}  // namespace fastsim::cc

@@ -1,0 +1,111 @@
+// Drives a congestion-control algorithm without a network (ns-3's TcpGeneralTest
+// style): rounds of ACKs with a chosen RTT sample, losses and timeouts, so per-RTT
+// increases and per-loss decreases can be compared with the published formulas.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "fastsim/cc/registry.hpp"
+
+namespace fastsim::testing {
+
+class CcDriver {
+ public:
+  explicit CcDriver(const std::string& algorithm, const std::map<std::string, double>& params = {}) {
+    const cc::AlgorithmInfo* info = cc::find_algorithm(algorithm);
+    if (info == nullptr)
+      throw std::invalid_argument("unknown algorithm " + algorithm);
+    cc::ParamValues values;
+    for (const auto& s : info->params)
+      values.set(s.name, s.default_value);
+    for (const auto& [k, v] : params)
+      values.set(k, v);
+    cc = info->make(values);
+  }
+
+  [[nodiscard]] cc::FlowView view() const {
+    cc::FlowView v;
+    v.now = now;
+    v.in_flight_pkts = w.cwnd_pkts;
+    v.rtt = &rtt;
+    v.state = state;
+    v.cwnd_limited = true;
+    v.round = round;
+    return v;
+  }
+
+  /// One round trip: a window of ACKs (`per_ack` packets each, delayed ACK when 2), each
+  /// with RTT sample `sample`, spread evenly over `sample`; the last ACK ends the round.
+  void round_trip(Duration sample, uint32_t per_ack = 1) {
+    const auto acks = std::max<int64_t>(1, static_cast<int64_t>(w.cwnd_pkts / per_ack));
+    const Duration step = Duration::picoseconds(sample.ps() / acks);
+    for (int64_t i = 0; i < acks; ++i) {
+      now = now + step;
+      add_sample(sample);
+      cc::AckEvent ev;
+      ev.newly_acked = per_ack;
+      ev.rtt_sample = sample;
+      ev.in_recovery = state == cc::CaState::Recovery;
+      ev.round_start = i + 1 == acks;
+      if (ev.round_start)
+        end_round();
+      cc->on_ack(view(), w, ev);
+    }
+  }
+  void round_trips(int n, Duration sample, uint32_t per_ack = 1) {
+    for (int i = 0; i < n; ++i)
+      round_trip(sample, per_ack);
+  }
+
+  /// Fast retransmit and an immediate recovery (as SACK repairs a single loss in one RTT).
+  cc::LossResponse loss() {
+    const cc::LossResponse r = cc->on_loss(view(), w);
+    w.ssthresh_pkts = r.ssthresh_pkts;
+    w.cwnd_pkts = r.ssthresh_pkts;
+    cc->on_recovery_exit(view(), w);
+    return r;
+  }
+  cc::LossResponse timeout() {
+    const cc::LossResponse r = cc->on_timeout(view(), w);
+    w.ssthresh_pkts = r.ssthresh_pkts;
+    w.cwnd_pkts = r.cwnd_pkts;
+    return r;
+  }
+
+  std::unique_ptr<cc::CongestionControl> cc;
+  cc::Window w{1000, 1};  // congestion avoidance by default
+  cc::RttView rtt;
+  Time now = Time::zero();
+  uint64_t round = 0;
+  cc::CaState state = cc::CaState::Open;
+
+ private:
+  void add_sample(Duration s) {
+    rtt.srtt = rtt.srtt ? Duration::picoseconds((7 * rtt.srtt->ps() + s.ps()) / 8) : s;
+    rtt.min_rtt = rtt.min_rtt ? std::min(*rtt.min_rtt, s) : s;
+    rtt.max_rtt = rtt.max_rtt ? std::max(*rtt.max_rtt, s) : s;
+    rtt.latest = s;
+    if (cur_.samples == 0) {
+      cur_.min = cur_.max = s;
+    } else {
+      cur_.min = std::min(cur_.min, s);
+      cur_.max = std::max(cur_.max, s);
+    }
+    ++cur_.samples;
+    sum_ps_ += s.ps();
+  }
+  void end_round() {
+    cur_.mean = Duration::picoseconds(sum_ps_ / cur_.samples);
+    rtt.last_round = cur_;
+    cur_ = {};
+    sum_ps_ = 0;
+    ++round;
+  }
+  cc::RoundRtt cur_;
+  int64_t sum_ps_ = 0;
+};
+
+}  // namespace fastsim::testing

@@ -1,0 +1,202 @@
+// Compound TCP and CUBIC without a network (specs/algorithms.md "CTCP", "CUBIC"):
+// CTCP's dwnd grows by alpha w^k - 1 per RTT while the backlog is below gamma and
+// shrinks by zeta * backlog above it, its loss rule, at w = 1000 and w = 10000;
+// CUBIC's W(t) = C (t - K)^3 + W_max with K = cbrt(W_max (1 - beta) / C), the
+// TCP-friendly region and fast convergence; and each parameter's direction.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "../support/cc_driver.hpp"
+#include "fastsim/cc/ctcp.hpp"
+#include "fastsim/cc/cubic.hpp"
+
+using namespace fastsim;
+using fastsim::testing::CcDriver;
+
+namespace {
+const Duration kBase = Duration::milliseconds(100);
+
+const cc::Compound& compound(const CcDriver& d) { return dynamic_cast<const cc::Compound&>(*d.cc); }
+const cc::Cubic& cubic(const CcDriver& d) { return dynamic_cast<const cc::Cubic&>(*d.cc); }
+
+/// A CTCP flow in congestion avoidance at window w with baseRTT known.
+CcDriver ctcp_at(double w, const std::map<std::string, double>& params = {}) {
+  CcDriver d("ctcp", params);
+  d.w = {w, 1};
+  d.round_trip(kBase);  // the first round only records the window
+  d.w.cwnd_pkts = w;
+  return d;
+}
+
+/// The RTT at which a window w keeps `backlog` packets queued: w (RTT - base) / RTT = backlog.
+Duration rtt_for_backlog(double w, double backlog) {
+  return Duration::picoseconds(static_cast<int64_t>(static_cast<double>(kBase.ps()) * w / (w - backlog)));
+}
+}  // namespace
+
+TEST_CASE("CTCP grows by alpha w^k per RTT while the backlog is below gamma", "[cc][ctcp]") {
+  for (double w : {1000.0, 10000.0}) {
+    CcDriver d = ctcp_at(w);
+    d.round_trip(kBase);
+    const double expected = 0.125 * std::pow(w, 0.75);  // dwnd: alpha w^k - 1; wnd: +1
+    INFO("w = " << w << ": +" << d.w.cwnd_pkts - w << " per RTT, alpha w^k = " << expected);
+    CHECK(d.w.cwnd_pkts - w == Approx(expected).epsilon(0.01));
+    CHECK(compound(d).dwnd() == Approx(expected - 1).epsilon(0.01));
+  }
+}
+
+TEST_CASE("CTCP shrinks dwnd by the backlog once it exceeds gamma, then grows like Reno", "[cc][ctcp]") {
+  for (double w : {1000.0, 10000.0}) {
+    CcDriver d = ctcp_at(w);
+    d.round_trips(3, kBase);
+    const double dwnd0 = compound(d).dwnd();
+    const double w0 = d.w.cwnd_pkts;
+    REQUIRE(dwnd0 > 60);
+    d.round_trip(rtt_for_backlog(w0, 50));  // a backlog of ~50 > gamma = 30
+    const double dwnd1 = compound(d).dwnd();
+    INFO("w = " << w << ": dwnd " << dwnd0 << " -> " << dwnd1);
+    CHECK(dwnd0 - dwnd1 == Approx(50).epsilon(0.03));
+    d.round_trips(50, rtt_for_backlog(w0, 50));
+    CHECK(compound(d).dwnd() == 0);
+    const double before = d.w.cwnd_pkts;
+    d.round_trip(rtt_for_backlog(w0, 50));
+    CHECK(d.w.cwnd_pkts - before == Approx(1).epsilon(0.02));  // only wnd grows: Reno
+  }
+}
+
+TEST_CASE("CTCP loss: wnd halves, dwnd = max(w (1 - beta) - wnd/2, 0)", "[cc][ctcp]") {
+  for (double w : {1000.0, 10000.0}) {
+    CcDriver d = ctcp_at(w);
+    d.round_trips(4, kBase);
+    const double total = d.w.cwnd_pkts;
+    const double dwnd = compound(d).dwnd();
+    const double wnd = total - dwnd;
+    const double expected = wnd / 2 + std::max(total * 0.5 - wnd / 2, 0.0);
+    CHECK(d.loss().ssthresh_pkts == Approx(expected));
+    CHECK(compound(d).dwnd() == Approx(std::max(total * 0.5 - wnd / 2, 0.0)));
+    // without a delay window the loss rule is Reno's halving
+    CcDriver reno_like = ctcp_at(w);
+    CHECK(reno_like.loss().ssthresh_pkts == Approx(w / 2));
+  }
+}
+
+TEST_CASE("CTCP parameters move the response in the documented direction", "[cc][ctcp]") {
+  const double w = 1000;
+  auto growth = [&](const std::map<std::string, double>& p, Duration rtt) {
+    CcDriver d = ctcp_at(w, p);
+    d.round_trip(rtt);
+    return d.w.cwnd_pkts - w;
+  };
+  CHECK(growth({{"alpha", 0.25}}, kBase) == Approx(2 * 0.125 * std::pow(w, 0.75)).epsilon(0.01));
+  CHECK(growth({{"k", 0.8}}, kBase) > growth({}, kBase) * 1.3);
+  // gamma: a backlog of 40 packets shrinks the window at gamma = 30 and not at gamma = 50
+  CHECK(growth({}, rtt_for_backlog(w, 40)) < 1.5);
+  CHECK(growth({{"gamma", 50}}, rtt_for_backlog(w, 40)) > 20);
+  // zeta: the decrease per packet of backlog
+  auto shrink = [&](double zeta) {
+    CcDriver d = ctcp_at(w, {{"zeta", zeta}});
+    d.round_trips(4, kBase);
+    const double before = compound(d).dwnd();
+    d.round_trip(rtt_for_backlog(d.w.cwnd_pkts, 40));
+    return before - compound(d).dwnd();
+  };
+  CHECK(shrink(0.5) == Approx(20).epsilon(0.05));
+  CHECK(shrink(1.0) == Approx(40).epsilon(0.05));
+  // beta: the share of the whole window removed at a loss
+  auto after_loss = [&](double beta) {
+    CcDriver d = ctcp_at(w, {{"beta", beta}});
+    d.round_trips(10, kBase);
+    const double before = d.w.cwnd_pkts;
+    return d.loss().ssthresh_pkts / before;
+  };
+  CHECK(after_loss(0.3) > after_loss(0.5));
+}
+
+TEST_CASE("CTCP timeout empties dwnd and restarts from one packet", "[cc][ctcp]") {
+  CcDriver d = ctcp_at(1000);
+  d.round_trips(4, kBase);
+  REQUIRE(compound(d).dwnd() > 0);
+  const auto r = d.timeout();
+  CHECK(r.cwnd_pkts == 1);
+  CHECK(compound(d).dwnd() == 0);
+}
+
+namespace {
+/// CUBIC after a loss at w_max: returns the driver positioned at the loss.
+CcDriver cubic_after_loss(double w_max, const std::map<std::string, double>& p = {}) {
+  CcDriver d("cubic", p);
+  d.w = {w_max, 1};
+  d.loss();
+  return d;
+}
+/// Runs rounds of `rtt` until `t` seconds after the epoch start (the first ACK).
+void run_for(CcDriver& d, double t, Duration rtt) {
+  const Time start = d.now;
+  while ((d.now - start).to_seconds() < t)
+    d.round_trip(rtt);
+}
+}  // namespace
+
+TEST_CASE("CUBIC follows W(t) = C (t - K)^3 + W_max at w = 1000 and w = 10000", "[cc][cubic]") {
+  for (double w_max : {1000.0, 10000.0}) {
+    const double K = std::cbrt(w_max * (1 - 0.7) / 0.4);
+    CcDriver d = cubic_after_loss(w_max);
+    CHECK(d.w.cwnd_pkts == Approx(0.7 * w_max));  // cut to beta W_max
+    d.round_trip(kBase);                          // the epoch starts
+    CHECK(cubic(d).k_seconds() == Approx(K).epsilon(1e-9));
+    CHECK(cubic(d).w_max() == Approx(w_max));
+    const Time epoch = d.now - kBase;
+    for (double frac : {0.5, 1.0, 1.5}) {
+      while ((d.now - epoch).to_seconds() < frac * K)
+        d.round_trip(kBase);
+      const double t = (d.now - epoch).to_seconds();
+      const double W = 0.4 * std::pow(t - K, 3) + w_max;
+      INFO("W_max " << w_max << ", t = " << t << " s (K = " << K << "): cwnd " << d.w.cwnd_pkts << ", W(t) " << W);
+      CHECK(d.w.cwnd_pkts == Approx(W).epsilon(0.01));
+    }
+  }
+}
+
+TEST_CASE("CUBIC uses the TCP-friendly window when it is larger", "[cc][cubic]") {
+  // RTT 2 ms: Reno-equivalent growth 3 (1 - beta)/(1 + beta) per RTT outruns the cubic curve.
+  const Duration rtt = Duration::milliseconds(2);
+  const double w_max = 1000;
+  CcDriver on = cubic_after_loss(w_max);
+  CcDriver off = cubic_after_loss(w_max, {{"tcp_friendly", 0}});
+  run_for(on, 0.5, rtt);
+  run_for(off, 0.5, rtt);
+  const double w_est = 700 + 3 * 0.3 / 1.7 * 0.5 / 0.002;
+  const double K = std::cbrt(750.0);
+  const double w_cubic = 0.4 * std::pow(0.5 - K, 3) + w_max;
+  INFO("friendly " << on.w.cwnd_pkts << " (W_est " << w_est << "), pure " << off.w.cwnd_pkts << " (W " << w_cubic
+                   << ")");
+  CHECK(on.w.cwnd_pkts == Approx(w_est).epsilon(0.02));
+  CHECK(off.w.cwnd_pkts == Approx(w_cubic).epsilon(0.02));
+}
+
+TEST_CASE("CUBIC fast convergence lowers W_max after a loss below the previous one", "[cc][cubic]") {
+  for (double fc : {1.0, 0.0}) {
+    CcDriver d = cubic_after_loss(1000, {{"fast_convergence", fc}});
+    d.w.cwnd_pkts = 800;
+    d.loss();
+    d.round_trip(kBase);
+    CHECK(cubic(d).w_max() == Approx(fc == 1.0 ? 800 * 1.7 / 2 : 800));
+  }
+}
+
+TEST_CASE("CUBIC parameters move the response in the documented direction", "[cc][cubic]") {
+  CcDriver base = cubic_after_loss(1000), steep = cubic_after_loss(1000, {{"c", 1.6}});
+  base.round_trip(kBase);
+  steep.round_trip(kBase);
+  CHECK(steep.cc->trace_columns().size() == 2);
+  CHECK(cubic(steep).k_seconds() == Approx(cubic(base).k_seconds() / std::cbrt(4.0)));
+  run_for(base, 3, kBase);
+  run_for(steep, 3, kBase);
+  CHECK(steep.w.cwnd_pkts > base.w.cwnd_pkts);
+  CcDriver deep = cubic_after_loss(1000, {{"beta", 0.5}});
+  CHECK(deep.w.cwnd_pkts == Approx(500));
+  CcDriver to("cubic");
+  CHECK(to.timeout().ssthresh_pkts == Approx(700));  // beta W, then slow start from 1
+  CHECK(to.w.cwnd_pkts == 1);
+}
