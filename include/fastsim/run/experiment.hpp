@@ -47,6 +47,8 @@ class Experiment {
  public:
   /// `scenario` must outlive the Experiment (it is referenced, not copied).
   explicit Experiment(const config::Scenario& scenario, std::string version = FASTSIM_VERSION);
+  /// The experiment keeps a reference to its scenario: a temporary would dangle.
+  explicit Experiment(config::Scenario&& scenario, std::string version = FASTSIM_VERSION) = delete;
   ~Experiment();
   Experiment(const Experiment&) = delete;
   Experiment& operator=(const Experiment&) = delete;
