@@ -25,8 +25,11 @@ const std::vector<AlgorithmInfo>& algorithms() {
       {"stcp", "Scalable TCP: MIMD, +1% per RTT, cut 12.5% (Kelly 2003)", Scalable::param_specs(), make<Scalable>, {}},
       {"illinois", "TCP Illinois: AIMD with alpha, beta set by queueing delay (Liu, Basar, Srikant)",
        Illinois::param_specs(), make<Illinois>, Illinois::check},
-      {"ctcp", "Compound TCP: Reno window plus a delay-based dwnd (Tan et al. 2006)", Compound::param_specs(),
-       make<Compound>, {}},
+      {"ctcp",
+       "Compound TCP: Reno window plus a delay-based dwnd (Tan et al. 2006)",
+       Compound::param_specs(),
+       make<Compound>,
+       {}},
       {"cubic", "CUBIC: cubic growth around the last maximum, TCP-friendly region (RFC 8312)", Cubic::param_specs(),
        make<Cubic>, Cubic::check},
   };

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "../support/helpers.hpp"
+#include "fastsim/cc/registry.hpp"
 
 namespace fs = std::filesystem;
 using fastsim::testing::run_command;
@@ -288,4 +289,24 @@ TEST_CASE("a run that cannot write its outputs fails cleanly", "[cli]") {
   CHECK_THAT(r.output, Catch::Contains("failed"));
   CHECK_FALSE(fs::exists(blocker / "out" / "summary.json"));
   fs::remove_all(dir);
+}
+
+TEST_CASE("every algorithm has an example scenario in configs/ that runs", "[cli][slow]") {
+  for (const auto& algo : fastsim::cc::algorithms()) {
+    std::vector<fs::path> examples;
+    for (const auto& e : fs::directory_iterator(kSource + "/configs")) {
+      const std::string name = e.path().filename().string();
+      if (e.path().extension() == ".json" && name.rfind(algo.name + "-", 0) == 0)
+        examples.push_back(e.path());
+    }
+    INFO("algorithm " << algo.name);
+    REQUIRE(!examples.empty());
+    const fs::path out = temp_dir("example-" + algo.name);
+    const auto r = run_command(kBinary + " run " + examples.front().string() + " --out " + out.string() + " --quiet");
+    CHECK(r.exit_code == 0);
+    const auto summary = nlohmann::json::parse(read_file(out / "summary.json"));
+    for (const auto& f : summary["flows"])
+      CHECK(f["algorithm"] == algo.name);
+    fs::remove_all(out);
+  }
 }

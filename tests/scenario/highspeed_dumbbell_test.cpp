@@ -62,8 +62,11 @@ TEST_CASE("After a loss the high-speed senders regain 90 % utilization sooner th
   const double horizon = 40;
   const double reno = recovery_time("reno", horizon);
   CHECK(reno < 0);  // not within 40 s
-  const std::map<std::string, std::pair<double, double>> expected = {
-      {"stcp", {0.0, 1.5}}, {"illinois", {1.0, 5.0}}, {"cubic", {3.0, 7.0}}, {"hstcp", {4.0, 14.0}}, {"ctcp", {4.0, 16.0}}};
+  const std::map<std::string, std::pair<double, double>> expected = {{"stcp", {0.0, 1.5}},
+                                                                     {"illinois", {1.0, 5.0}},
+                                                                     {"cubic", {3.0, 7.0}},
+                                                                     {"hstcp", {4.0, 14.0}},
+                                                                     {"ctcp", {4.0, 16.0}}};
   for (const auto& [algo, band] : expected) {
     const double t = recovery_time(algo, horizon);
     WARN(algo << ": 90 % utilization " << t << " s after the loss (expected " << band.first << " - " << band.second
@@ -92,7 +95,8 @@ TEST_CASE("Illinois and CTCP keep a smaller standing queue than STCP", "[scenari
   CHECK(queue["ctcp"] < 0.6 * queue["stcp"]);
 }
 
-TEST_CASE("Two flows of one algorithm with equal RTTs share fairly", "[scenario][hstcp][stcp][illinois][ctcp][cubic][slow]") {
+TEST_CASE("Two flows of one algorithm with equal RTTs share fairly",
+          "[scenario][hstcp][stcp][illinois][ctcp][cubic][slow]") {
   // 100 Mb/s, 50 ms, 1 x BDP buffer (417 packets); the second flow joins at 20 s.
   // Jain's index of the mean goodputs over [20 + settle, 20 + settle + span] seconds.
   // STCP (MIMD) only converges through the randomness of drop-tail losses, slowly.
@@ -108,8 +112,8 @@ TEST_CASE("Two flows of one algorithm with equal RTTs share fairly", "[scenario]
     const std::string json = R"({"name": "pair", "seed": 1, "duration": ")" + std::to_string(end) +
                              R"(s", "topology": {"dumbbell": {"bottleneck": {"rate": "100Mbps", "delay": "1ms",
         "buffer": "417pkt"}, "access": {"rate": "10Gbps", "buffer": "100000pkt"}}}, "defaults": {"sack": true},
-        "flows": [{"id": "a", "algorithm": ")" + a +
-                             R"(", "rtt": "50ms"}, {"id": "b", "algorithm": ")" + a +
+        "flows": [{"id": "a", "algorithm": ")" +
+                             a + R"(", "rtt": "50ms"}, {"id": "b", "algorithm": ")" + a +
                              R"(", "rtt": "50ms", "start": "20s"}]})";
     const auto s = scenario_from(json);
     run::Experiment exp(s);
@@ -123,8 +127,8 @@ TEST_CASE("Two flows of one algorithm with equal RTTs share fairly", "[scenario]
       x.push_back(sum / n);
     }
     const double jain = (x[0] + x[1]) * (x[0] + x[1]) / (2 * (x[0] * x[0] + x[1] * x[1]));
-    WARN(a << ": Jain " << jain << " over " << c.span_s << " s after " << c.settle_s << " s to settle ("
-           << x[0] / 1e6 << " / " << x[1] / 1e6 << " Mb/s)");
+    WARN(a << ": Jain " << jain << " over " << c.span_s << " s after " << c.settle_s << " s to settle (" << x[0] / 1e6
+           << " / " << x[1] / 1e6 << " Mb/s)");
     CHECK(jain >= 0.9);
     CHECK(x[0] + x[1] > 0.95 * 100e6 * 1460 / 1500);
   }

@@ -17,8 +17,12 @@ using fastsim::testing::CcDriver;
 namespace {
 const Duration kBase = Duration::milliseconds(100);
 
-const cc::Compound& compound(const CcDriver& d) { return dynamic_cast<const cc::Compound&>(*d.cc); }
-const cc::Cubic& cubic(const CcDriver& d) { return dynamic_cast<const cc::Cubic&>(*d.cc); }
+const cc::Compound& compound(const CcDriver& d) {
+  return dynamic_cast<const cc::Compound&>(*d.cc);
+}
+const cc::Cubic& cubic(const CcDriver& d) {
+  return dynamic_cast<const cc::Cubic&>(*d.cc);
+}
 
 /// A CTCP flow in congestion avoidance at window w with baseRTT known.
 CcDriver ctcp_at(double w, const std::map<std::string, double>& params = {}) {

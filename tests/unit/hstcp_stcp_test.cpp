@@ -40,8 +40,8 @@ TEST_CASE("HSTCP a(w) and b(w) follow RFC 3649 at w = 1000 and w = 10000", "[cc]
   CcDriver d("hstcp");
   const auto& hs = dynamic_cast<const cc::HighSpeed&>(*d.cc);
   for (double w : {1000.0, 10000.0}) {
-    INFO("w = " << w << ": a = " << hs.increase(w) << " (spec " << spec_a(w) << "), b = " << hs.decrease(w)
-                << " (spec " << spec_b(w) << ")");
+    INFO("w = " << w << ": a = " << hs.increase(w) << " (spec " << spec_a(w) << "), b = " << hs.decrease(w) << " (spec "
+                << spec_b(w) << ")");
     CHECK(hs.decrease(w) == Approx(spec_b(w)).epsilon(1e-9));
     // The spec's p(w) = 0.078 / w^1.2 is RFC 3649's rounding of the exact line through
     // (38, 1e-3) and (83000, 1e-7) that fastsim uses: they differ by < 3 % here.

@@ -14,7 +14,9 @@ namespace {
 const Duration kBase = Duration::milliseconds(100);
 const Duration kMaxDelay = Duration::milliseconds(100);  // dm
 
-const cc::Illinois& illinois(const CcDriver& d) { return dynamic_cast<const cc::Illinois&>(*d.cc); }
+const cc::Illinois& illinois(const CcDriver& d) {
+  return dynamic_cast<const cc::Illinois&>(*d.cc);
+}
 
 /// A flow at window w that has seen baseRTT = 100 ms and maxRTT = 200 ms (dm = 100 ms).
 CcDriver primed(double w, const std::map<std::string, double>& params = {}) {
@@ -105,7 +107,7 @@ TEST_CASE("Illinois is Reno below win_thresh and resets on a timeout", "[cc][ill
   d.w.cwnd_pkts = 12;
   d.round_trip(kBase);
   CHECK(d.w.cwnd_pkts - 12 == Approx(1).epsilon(0.05));  // Reno: one packet per RTT
-  d = CcDriver("illinois");  // never above the low-delay threshold: alpha_max at once
+  d = CcDriver("illinois");                              // never above the low-delay threshold: alpha_max at once
   d.round_trips(2, kBase);
   CHECK(illinois(d).alpha() == Approx(10));
   const double before = d.w.cwnd_pkts;

@@ -55,5 +55,5 @@ TEST_CASE("convergence is the first period after which the rate stays in the ban
   CHECK(*convergence_periods(ramp, 0.1) == 2);  // 100 is within 10 % of 97; 50 and 0 are not
   CHECK(*convergence_periods({100, 100, 100}, 0.1) == 0);
   CHECK_FALSE(convergence_periods({100, 100, 0}, 0.1).has_value());  // never settles
-  CHECK_FALSE(convergence_periods(ramp, 0.01).has_value());  // 100 is 3 % off the mean: never within 1 %
+  CHECK_FALSE(convergence_periods(ramp, 0.01).has_value());          // 100 is 3 % off the mean: never within 1 %
 }

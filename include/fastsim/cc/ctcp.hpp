@@ -42,8 +42,8 @@ class Compound final : public CongestionControl {
 
   double alpha_, beta_, k_, gamma_, zeta_;
   double dwnd_ = 0;
-  double wnd_ = 0;          // for the trace
-  double diff_ = 0;         // last backlog estimate (packets)
+  double wnd_ = 0;           // for the trace
+  double diff_ = 0;          // last backlog estimate (packets)
   double round_window_ = 0;  // w at the start of the current round
   bool skip_round_ = true;
 };
