@@ -167,4 +167,10 @@ TEST_CASE("Illinois parameters move the response in the documented direction", "
     CcDriver d = primed(100, {{"win_thresh", 200}});
     CHECK(increase_at(d, Duration::zero(), 100) == Approx(1).epsilon(0.02));
   }
+  {  // alpha_base, beta_base: the increase and cut below win_thresh (and after a timeout)
+    CcDriver d = primed(100, {{"win_thresh", 200}, {"alpha_base", 2}, {"beta_base", 0.3}});
+    CHECK(increase_at(d, Duration::zero(), 100) == Approx(2).epsilon(0.02));
+    d.w.cwnd_pkts = 100;
+    CHECK(d.loss().ssthresh_pkts == Approx(70));
+  }
 }
