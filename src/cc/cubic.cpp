@@ -34,14 +34,9 @@ Cubic::Cubic(const ParamValues& p)
       fast_convergence_(p.get("fast_convergence") != 0) {}
 
 void Cubic::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
-  if (ack.in_recovery || !flow.cwnd_limited)
+  const double acked = acked_for_avoidance(flow, w, ack);
+  if (acked <= 0)
     return;
-  double acked = ack.newly_acked;
-  if (w.cwnd_pkts < w.ssthresh_pkts) {
-    acked = slow_start(w, acked);
-    if (acked <= 0)
-      return;
-  }
   const double cwnd = w.cwnd_pkts;
   if (!epoch_start_) {
     epoch_start_ = flow.now;

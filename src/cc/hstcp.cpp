@@ -58,14 +58,9 @@ void HighSpeed::refresh(double w) {
 }
 
 void HighSpeed::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
-  if (ack.in_recovery || !flow.cwnd_limited)
+  const double acked = acked_for_avoidance(flow, w, ack);
+  if (acked <= 0)
     return;
-  double acked = ack.newly_acked;
-  if (w.cwnd_pkts < w.ssthresh_pkts) {
-    acked = slow_start(w, acked);
-    if (acked <= 0)
-      return;
-  }
   refresh(w.cwnd_pkts);
   additive_increase(w, acked, a_);
 }

@@ -96,14 +96,9 @@ void Illinois::update_params(const FlowView& flow, const Window& w) {
 void Illinois::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
   if (ack.round_start)
     update_params(flow, w);
-  if (ack.in_recovery || !flow.cwnd_limited)
+  const double acked = acked_for_avoidance(flow, w, ack);
+  if (acked <= 0)
     return;
-  double acked = ack.newly_acked;
-  if (w.cwnd_pkts < w.ssthresh_pkts) {
-    acked = slow_start(w, acked);
-    if (acked <= 0)
-      return;
-  }
   additive_increase(w, acked, alpha_);
 }
 

@@ -19,6 +19,15 @@ double slow_start(Window& w, double acked) {
   return acked - room;
 }
 
+double acked_for_avoidance(const FlowView& flow, Window& w, const AckEvent& ack) {
+  if (ack.in_recovery || !flow.cwnd_limited)
+    return 0;
+  double acked = ack.newly_acked;
+  if (w.cwnd_pkts < w.ssthresh_pkts)
+    acked = slow_start(w, acked);
+  return acked;
+}
+
 void additive_increase(Window& w, double acked, double per_rtt) {
   w.cwnd_pkts += per_rtt * acked / w.cwnd_pkts;
 }
@@ -33,14 +42,9 @@ std::vector<ParamSpec> Reno::param_specs() {
 Reno::Reno(const ParamValues& p) : increase_(p.get("increase")), decrease_(p.get("decrease")) {}
 
 void Reno::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
-  if (ack.in_recovery || !flow.cwnd_limited)
+  const double acked = acked_for_avoidance(flow, w, ack);
+  if (acked <= 0)
     return;
-  double acked = ack.newly_acked;
-  if (w.cwnd_pkts < w.ssthresh_pkts) {
-    acked = slow_start(w, acked);
-    if (acked <= 0)
-      return;
-  }
   additive_increase(w, acked, increase_);
 }
 

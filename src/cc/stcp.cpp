@@ -18,14 +18,9 @@ std::vector<ParamSpec> Scalable::param_specs() {
 Scalable::Scalable(const ParamValues& p) : a_(p.get("a")), b_(p.get("b")), low_window_(p.get("low_window")) {}
 
 void Scalable::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
-  if (ack.in_recovery || !flow.cwnd_limited)
+  const double acked = acked_for_avoidance(flow, w, ack);
+  if (acked <= 0)
     return;
-  double acked = ack.newly_acked;
-  if (w.cwnd_pkts < w.ssthresh_pkts) {
-    acked = slow_start(w, acked);
-    if (acked <= 0)
-      return;
-  }
   if (w.cwnd_pkts <= low_window_) {
     additive_increase(w, acked, 1.0);
   } else {

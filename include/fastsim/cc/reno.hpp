@@ -16,6 +16,10 @@ namespace fastsim::cc {
 /// Slow start with ABC (L = 2 packets per ACK); returns the acked packets left over
 /// once cwnd reaches ssthresh (0 while still below it).
 double slow_start(Window& w, double acked);
+/// The common start of on_ack for window-growing algorithms: no growth in recovery or
+/// when the window did not limit sending; slow start (ABC) below ssthresh. Returns the
+/// acked packets left for congestion avoidance (0: nothing to do).
+double acked_for_avoidance(const FlowView& flow, Window& w, const AckEvent& ack);
 /// Additive increase of `per_rtt` packets per window of ACKed packets.
 void additive_increase(Window& w, double acked, double per_rtt);
 
