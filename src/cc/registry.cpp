@@ -3,10 +3,13 @@
 
 #include "fastsim/cc/ctcp.hpp"
 #include "fastsim/cc/cubic.hpp"
+#include "fastsim/cc/fast.hpp"
 #include "fastsim/cc/hstcp.hpp"
 #include "fastsim/cc/illinois.hpp"
+#include "fastsim/cc/quick_vegas.hpp"
 #include "fastsim/cc/reno.hpp"
 #include "fastsim/cc/stcp.hpp"
+#include "fastsim/cc/vegas.hpp"
 
 namespace fastsim::cc {
 
@@ -32,6 +35,14 @@ const std::vector<AlgorithmInfo>& algorithms() {
        {}},
       {"cubic", "CUBIC: cubic growth around the last maximum, TCP-friendly region (RFC 8312)", Cubic::param_specs(),
        make<Cubic>, Cubic::check},
+      {"vegas", "TCP Vegas: +/-1 packet per RTT to keep alpha..beta packets queued (Brakmo & Peterson 1995)",
+       Vegas::param_specs(), make<Vegas>, Vegas::check},
+      {"quick-vegas", "Quick Vegas: Vegas with history-based per-ACK increments, adjusting every other RTT (Chan et al.)",
+       QuickVegas::param_specs(), make<QuickVegas>, Vegas::check},
+      {"fast",
+       "FAST TCP: w <- min(2w, (1-gamma)w + gamma(baseRTT/avgRTT w + alpha)) every other RTT (Jin, Wei, Low 2004); "
+       "persistent-congestion remedies",
+       Fast::param_specs(), make<Fast>, Fast::check},
   };
   return table;
 }

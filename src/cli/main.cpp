@@ -82,6 +82,12 @@ int cmd_algorithms(const std::vector<std::string>& args) {
                           {"max", p.max},
                           {"unit", p.unit},
                           {"help", p.help}});
+        if (!p.choices.empty()) {
+          params.back()["choices"] = p.choices;
+          params.back()["default"] = p.choices.front();
+          params.back().erase("min");
+          params.back().erase("max");
+        }
       }
       out.push_back({{"name", a.name}, {"summary", a.summary}, {"params", params}});
     }
@@ -93,6 +99,11 @@ int cmd_algorithms(const std::vector<std::string>& args) {
     if (a.params.empty())
       std::cout << "  (no parameters)\n";
     for (const auto& p : a.params) {
+      if (!p.choices.empty()) {
+        std::cout << fmt::format("  {:<18} default {:<8} one of {:<13} {}\n", p.name, p.choices.front(),
+                                 fmt::format("{}", fmt::join(p.choices, "|")), p.help);
+        continue;
+      }
       std::cout << fmt::format("  {:<18} default {:<8} range [{}, {}] {:<12} {}\n", p.name, p.default_value, p.min,
                                p.max, p.unit, p.help);
     }

@@ -82,13 +82,13 @@ Scenario parse_scenario(const json& doc) {
   std::set<std::string> node_ids(s.nodes.begin(), s.nodes.end());
 
   // Flows.
+  std::set<std::string> flow_ids;
   const json* flows = top.get("flows");
   if (flows == nullptr) {
     top.error("flows", "missing required key (expected a non-empty array of flows)");
   } else if (!flows->is_array() || flows->empty()) {
     top.error("flows", fmt::format("expected a non-empty array of flows, got {}", flows->dump()));
   } else {
-    std::set<std::string> flow_ids;
     for (size_t i = 0; i < flows->size(); ++i) {
       const std::string fp = fmt::format("/flows/{}", i);
       Reader fr((*flows)[i], fp, issues);
@@ -177,6 +177,8 @@ Scenario parse_scenario(const json& doc) {
       }
     }
   }
+
+  read_udp(top, s, topology, node_ids, duration, flow_ids);
 
   // Extra monitored links.
   if (const json* mon = top.get("monitor")) {

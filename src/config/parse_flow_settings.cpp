@@ -83,8 +83,12 @@ cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& e
   if (p != nullptr) {
     Reader pr(*p, flow.path_of("params"), flow.issues());
     for (const auto& spec : algo->params) {
-      if (auto v = pr.number(spec.name, spec.min, spec.max))
+      if (!spec.choices.empty()) {
+        if (auto v = pr.choice(spec.name, spec.choices))
+          values.set(spec.name, static_cast<double>(*v));
+      } else if (auto v = pr.number(spec.name, spec.min, spec.max)) {
         values.set(spec.name, *v);
+      }
     }
     if (pr.is_object()) {
       for (const auto& [key, value] : p->items()) {
@@ -105,8 +109,14 @@ cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& e
     }
   }
   json e = json::object();
-  for (const auto& [k, v] : values.all())
-    e[k] = v;
+  for (const auto& spec : algo->params) {
+    const double v = values.get(spec.name);
+    if (spec.choices.empty()) {
+      e[spec.name] = v;
+    } else {
+      e[spec.name] = spec.choices.at(static_cast<size_t>(v));
+    }
+  }
   echo = e;
   return values;
 }

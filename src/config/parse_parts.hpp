@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,10 @@ TopologyRead read_topology(Reader& top, Scenario& s);
 
 /// Adds a dumbbell flow's hosts and access links, sized so its base RTT is `rtt`.
 void add_dumbbell_hosts(Scenario& s, const DumbbellShape& d, FlowSpec& f, Duration rtt);
+
+/// Reads "/udp" (constant-bit-rate sources) into s.udp; `ids` holds the flow ids so far.
+void read_udp(Reader& top, Scenario& s, const TopologyRead& topology, const std::set<std::string>& node_ids,
+              std::optional<Duration> duration, std::set<std::string>& ids);
 
 /// Fills every flow's data and ACK routes (node lists and link indices) not set yet,
 /// reports flows without a route, picks the bottleneck of an explicit topology and makes

@@ -284,19 +284,19 @@ void add_dumbbell_hosts(Scenario& s, const DumbbellShape& d, FlowSpec& f, Durati
 void resolve_routes(Scenario& s, Issues& issues) {
   const Adjacency adj = adjacency(s.links);
   std::set<std::string> reported;  // one message per entry of "flows", however many replicas
-  auto report = [&](const FlowSpec& f, const std::string& sub, const std::string& message) {
-    const std::string path = fmt::format("/flows/{}{}", f.json_index, sub);
-    if (reported.insert(path + message).second)
-      issues.push_back({path, message});
-  };
-  for (auto& f : s.flows) {
+  auto resolve = [&](FlowSpec& f, const char* array, bool needs_ack_route) {
+    auto report = [&](const std::string& sub, const std::string& message) {
+      const std::string path = fmt::format("/{}/{}{}", array, f.json_index, sub);
+      if (reported.insert(path + message).second)
+        issues.push_back({path, message});
+    };
     if (!f.data_links.empty())
-      continue;
+      return;
     if (f.route.empty()) {
       auto path = shortest_path(s.links, adj, f.src, f.dst);
       if (!path) {
-        report(f, "", fmt::format("no route from \"{}\" to \"{}\"", f.src, f.dst));
-        continue;
+        report("", fmt::format("no route from \"{}\" to \"{}\"", f.src, f.dst));
+        return;
       }
       f.data_links = *path;
       f.route = nodes_of(s.links, f.data_links);
@@ -304,20 +304,25 @@ void resolve_routes(Scenario& s, Issues& issues) {
       const std::set<std::string> distinct(f.route.begin(), f.route.end());
       auto data = path_links(s.links, adj, f.route);
       if (!data || f.route.front() != f.src || f.route.back() != f.dst || distinct.size() != f.route.size()) {
-        report(f, "/route",
-               fmt::format("route {} does not lead from \"{}\" to \"{}\" over existing links without a loop",
-                           json(f.route).dump(), f.src, f.dst));
-        continue;
+        report("/route", fmt::format("route {} does not lead from \"{}\" to \"{}\" over existing links without a loop",
+                                     json(f.route).dump(), f.src, f.dst));
+        return;
       }
       f.data_links = *data;
     }
+    if (!needs_ack_route)
+      return;
     auto back = shortest_path(s.links, adj, f.dst, f.src);
     if (!back) {
-      report(f, "", fmt::format("no route for ACKs from \"{}\" back to \"{}\"", f.dst, f.src));
-      continue;
+      report("", fmt::format("no route for ACKs from \"{}\" back to \"{}\"", f.dst, f.src));
+      return;
     }
     f.ack_links = *back;
-  }
+  };
+  for (auto& f : s.flows)
+    resolve(f, "flows", true);
+  for (auto& u : s.udp)
+    resolve(u.path, "udp", false);
   if (s.bottleneck.empty()) {  // explicit topology: slowest monitored link, else slowest link
     const LinkSpec* best = nullptr;
     for (const auto& l : s.links) {

@@ -78,6 +78,23 @@ std::optional<std::string> Reader::string(const std::string& key, bool required)
   return v->get<std::string>();
 }
 
+std::optional<size_t> Reader::choice(const std::string& key, const std::vector<std::string>& choices) {
+  const auto* v = get(key);
+  if (v == nullptr)
+    return std::nullopt;
+  if (v->is_string()) {
+    for (size_t i = 0; i < choices.size(); ++i) {
+      if (choices[i] == v->get<std::string>())
+        return i;
+    }
+  }
+  std::string allowed;
+  for (const auto& c : choices)
+    allowed += (allowed.empty() ? "\"" : ", \"") + c + "\"";
+  error(key, fmt::format("expected one of {}, got {}", allowed, v->dump()));
+  return std::nullopt;
+}
+
 std::optional<bool> Reader::boolean(const std::string& key) {
   const auto* v = get(key);
   if (v == nullptr)

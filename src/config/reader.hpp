@@ -34,6 +34,8 @@ class Reader {
   void allow(const std::string& key) { known_.push_back(key); }
 
   std::optional<std::string> string(const std::string& key, bool required = false);
+  /// One of `choices` (a string); returns its index.
+  std::optional<size_t> choice(const std::string& key, const std::vector<std::string>& choices);
   /// An identifier (node, link or flow id): letters, digits, '-', '_', '.'; not "." or "..".
   std::optional<std::string> id(const std::string& key, bool required = false);
   std::optional<bool> boolean(const std::string& key);

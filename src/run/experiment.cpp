@@ -159,15 +159,7 @@ Experiment::Experiment(const config::Scenario& scenario, std::string version)
     : scenario_(scenario), version_(std::move(version)) {
   build_network();
   build_flows();
-}
-
-Experiment::~Experiment() = default;
-
-void Experiment::build_network() {
-  for (const auto& l : scenario_.links) {
-    links_.emplace(l.link.id, std::make_unique<net::Link>(sim_, pool_, l.link, scenario_.seed));
-    link_order_.push_back(l.link.id);
-  }
+  build_udp_sources();
 }
 
 namespace {
@@ -209,6 +201,30 @@ void Experiment::build_flows() {
       });
     }
     flows_.push_back(std::move(f));
+  }
+}
+
+void Experiment::build_udp_sources() {
+  for (const auto& spec : scenario_.udp) {
+    auto u = std::make_unique<UdpRuntime>();
+    u->spec = &spec;
+    u->route.links = links_by_index(scenario_, links_, spec.path.data_links);
+    u->route.counters = &u->counters;
+    u->sink = std::make_unique<net::CountingSink>(pool_);
+    u->route.sink = u->sink.get();
+    const Time stop = spec.stop ? Time::at(*spec.stop) : Time::at(scenario_.duration);
+    u->source = std::make_unique<net::CbrSource>(sim_, pool_, &u->route, spec.rate, spec.packet_size,
+                                                 Time::at(spec.start), stop);
+    udp_.push_back(std::move(u));
+  }
+}
+
+Experiment::~Experiment() = default;
+
+void Experiment::build_network() {
+  for (const auto& l : scenario_.links) {
+    links_.emplace(l.link.id, std::make_unique<net::Link>(sim_, pool_, l.link, scenario_.seed));
+    link_order_.push_back(l.link.id);
   }
 }
 
@@ -316,6 +332,19 @@ void Experiment::compute_results(double wall_s) {
     r.data_packets_delivered += rc.segments_delivered;
     spans.push_back({fr.start_s, fr.end_s});
     r.flows.push_back(std::move(fr));
+  }
+
+  r.udp.clear();
+  for (const auto& u : udp_) {
+    UdpResult ur;
+    ur.id = u->spec->path.id;
+    ur.rate_bps = u->spec->rate.to_double();
+    ur.start_s = u->spec->start.to_seconds();
+    ur.stop_s = u->spec->stop ? u->spec->stop->to_seconds() : duration;
+    ur.packets_sent = u->source->sent();
+    ur.packets_delivered = u->sink->packets();
+    ur.drops = u->counters.queue_drops + u->counters.random_losses;
+    r.udp.push_back(std::move(ur));
   }
 
   for (const auto& id : link_order_) {

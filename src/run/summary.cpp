@@ -50,6 +50,16 @@ nlohmann::json Experiment::summary_json() const {
                           {"base_rtt_s", f.min_rtt_s},
                           {"mean_cwnd_pkts", f.mean_cwnd_pkts}});
   }
+  s["udp"] = json::array();
+  for (const auto& u : r.udp) {
+    s["udp"].push_back({{"id", u.id},
+                        {"rate_bps", u.rate_bps},
+                        {"start_s", u.start_s},
+                        {"stop_s", u.stop_s},
+                        {"packets_sent", u.packets_sent},
+                        {"packets_delivered", u.packets_delivered},
+                        {"drops", u.drops}});
+  }
   s["links"] = json::array();
   for (const auto& l : r.links) {
     if (!l.monitored)

@@ -26,6 +26,27 @@ TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg
   w_.ssthresh_pkts = cfg.initial_ssthresh;
   segs_.assign(kInitialRing, 0);
   seg_mask_ = kInitialRing - 1;
+  cc_->attach(this);
+}
+
+void TcpSender::set_timer(Time at) {
+  if (cc_timer_event_.scheduled())
+    sim_.cancel(cc_timer_event_);
+  if (at != Time::never())
+    sim_.schedule_at(cc_timer_event_, std::max(at, sim_.now()));
+}
+
+void TcpSender::on_cc_timer() {
+  account_window();
+  cc_->on_timer(view(), w_);
+  w_.cwnd_pkts = std::max(w_.cwnd_pkts, 1.0);
+  try_send();
+}
+
+void TcpSender::set_pacing_rate(double pkts_per_s) {
+  pacing_rate_ = pkts_per_s > 0 ? pkts_per_s : 0;
+  if (pacing_rate_ > 0)
+    pacing_gap_ = Duration::seconds(1.0 / pacing_rate_);
 }
 
 void TcpSender::ensure_ring_capacity(uint64_t outstanding) {
@@ -114,6 +135,14 @@ void TcpSender::try_send() {
     if (in_flight > 0 && in_flight + 1 > w_.cwnd_pkts + 1e-9) {
       cwnd_limited_ = true;
       return;
+    }
+    if (pacing_rate_ > 0) {
+      if (sim_.now() < next_send_) {
+        if (!pace_event_.scheduled())
+          sim_.schedule_at(pace_event_, next_send_);
+        return;
+      }
+      next_send_ = sim_.now() + pacing_gap_;
     }
     transmit(retx == kNone ? snd_nxt_ : retx, retx != kNone);
   }

@@ -6,6 +6,10 @@
 // - Delayed ACKs reach the algorithm as newly_acked = 2: algorithms never assume one
 //   ACK per packet.
 // - Windows are fractional packets.
+// - Beyond the window, an algorithm may ask its sender (SenderControl) for one timer of
+//   its own, a pacing rate and a new baseRTT estimate: what FAST's fixed-interval
+//   updates, burstiness control and persistent-congestion remedies need (Linux offers
+//   the same through sk_pacing_rate, timers and tcp_sock's rtt_min).
 #pragma once
 
 #include <cstdint>
@@ -72,9 +76,27 @@ struct TraceColumns {
   std::vector<double> values;
 };
 
+/// What an algorithm may ask of its sender besides the window.
+class SenderControl {
+ public:
+  virtual ~SenderControl() = default;
+  /// Arms the algorithm's one timer (re-arming moves it; Time::never() disarms);
+  /// CongestionControl::on_timer runs when it fires.
+  virtual void set_timer(Time at) = 0;
+  /// Spaces data packets at least 1/rate apart (packets per second); 0 = no pacing,
+  /// packets leave as the window and ACKs allow.
+  virtual void set_pacing_rate(double pkts_per_s) = 0;
+  /// Replaces the baseRTT estimate (RttView::min_rtt); smaller samples still lower it.
+  virtual void set_base_rtt(Duration base) = 0;
+};
+
 class CongestionControl {
  public:
   virtual ~CongestionControl() = default;
+  /// Called once by the sender before the flow starts.
+  void attach(SenderControl* control) { control_ = control; }
+  /// The algorithm's timer (SenderControl::set_timer) fired.
+  virtual void on_timer(const FlowView& /*flow*/, Window& /*w*/) {}
   /// A cumulative ACK advanced snd_una.
   virtual void on_ack(const FlowView& flow, Window& w, const AckEvent& ack) = 0;
   /// A duplicate ACK arrived (`dupacks` so far in this run of duplicates).
@@ -91,6 +113,10 @@ class CongestionControl {
   [[nodiscard]] virtual std::vector<std::string> trace_columns() const { return {}; }
   /// Values of the extra trace columns, in the order of trace_columns().
   virtual void snapshot(std::vector<double>& /*values*/) const {}
+
+ protected:
+  /// The sender's services; null when driven without a sender (unit tests).
+  SenderControl* control_ = nullptr;
 };
 
 }  // namespace fastsim::cc

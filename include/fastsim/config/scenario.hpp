@@ -39,6 +39,15 @@ struct FlowSpec {
   tcp::TcpConfig tcp;
 };
 
+/// A constant-bit-rate UDP source (net/cbr_source.hpp).
+struct UdpSpec {
+  FlowSpec path;  ///< where it goes: id, json_index, src, dst, route, data_links (TCP fields unused)
+  Rate rate;
+  uint32_t packet_size = 1500;  ///< bytes on the wire
+  Duration start;
+  std::optional<Duration> stop;  ///< absent: until the end of the run
+};
+
 struct Scenario {
   std::string name;
   std::string description;
@@ -50,6 +59,7 @@ struct Scenario {
   std::vector<std::string> nodes;
   std::vector<LinkSpec> links;
   std::vector<FlowSpec> flows;
+  std::vector<UdpSpec> udp;
   std::string bottleneck;   ///< link id used for interval utilization
   nlohmann::json resolved;  ///< the input with defaults filled in (echoed in summary.json)
 };

@@ -74,6 +74,13 @@ class Link {
   [[nodiscard]] uint64_t take_period_max_queue();
   /// Packets on the link (waiting, serializing or propagating).
   [[nodiscard]] uint64_t packets_on_link() const { return on_link_; }
+  /// Visits every packet waiting in the buffer (not yet serializing), oldest first.
+  template <class Fn>
+  void for_each_queued(Fn&& fn) {
+    advance();
+    for (const Packet* p = waiting_; p != nullptr; p = p->next)
+      fn(*p);
+  }
   /// Visits every packet on the link (for conservation checks).
   template <class Fn>
   void for_each_packet(Fn&& fn) const {

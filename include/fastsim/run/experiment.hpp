@@ -13,6 +13,7 @@
 
 #include "fastsim/config/scenario.hpp"
 #include "fastsim/core/simulator.hpp"
+#include "fastsim/net/cbr_source.hpp"
 #include "fastsim/net/link.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/run/results.hpp"
@@ -35,6 +36,15 @@ struct FlowRuntime {
   std::optional<Time> ended;  ///< stop or completion time
   uint64_t delivered_at_last_sample = 0;
   std::vector<double> goodput_samples_bps;
+};
+
+/// A UDP source's runtime pieces.
+struct UdpRuntime {
+  const config::UdpSpec* spec = nullptr;
+  net::RouteCounters counters;
+  net::Route route;
+  std::unique_ptr<net::CountingSink> sink;
+  std::unique_ptr<net::CbrSource> source;
 };
 
 struct RunOptions {
@@ -65,6 +75,7 @@ class Experiment {
   [[nodiscard]] std::vector<std::string> link_ids() const { return link_order_; }
   [[nodiscard]] size_t flow_count() const { return flows_.size(); }
   [[nodiscard]] FlowRuntime& flow(size_t i) { return *flows_[i]; }
+  [[nodiscard]] UdpRuntime& udp(size_t i) { return *udp_[i]; }
   /// Packets of a route currently on any link (waiting, serializing or propagating).
   [[nodiscard]] uint64_t packets_on_links(const net::Route& r) const;
   /// The summary.json document for the current result.
@@ -74,6 +85,7 @@ class Experiment {
   class Sampler;
   void build_network();
   void build_flows();
+  void build_udp_sources();
   void finish_flow(FlowRuntime& f, Time t);
   void compute_results(double wall_s);
   /// Fairness ratio of a joining flow and convergence times of one interval.
@@ -87,6 +99,7 @@ class Experiment {
   std::map<std::string, std::unique_ptr<net::Link>> links_;
   std::vector<std::string> link_order_;
   std::vector<std::unique_ptr<FlowRuntime>> flows_;
+  std::vector<std::unique_ptr<UdpRuntime>> udp_;
   std::unique_ptr<Sampler> sampler_;
   RunResult result_;
 };

@@ -9,6 +9,17 @@
 
 namespace fastsim::run {
 
+/// A UDP source's totals.
+struct UdpResult {
+  std::string id;
+  double rate_bps = 0;
+  double start_s = 0;
+  double stop_s = 0;
+  uint64_t packets_sent = 0;
+  uint64_t packets_delivered = 0;
+  uint64_t drops = 0;
+};
+
 struct FlowResult {
   std::string id;
   std::string algorithm;
@@ -75,6 +86,7 @@ struct RunResult {
   double peak_rss_mb = 0;
   std::vector<double> sample_times_s;  ///< end of each sample period
   std::vector<FlowResult> flows;
+  std::vector<UdpResult> udp;
   std::vector<LinkResult> links;
   std::vector<IntervalResult> intervals;
 };

@@ -54,6 +54,8 @@ class RttEstimator {
     round_ = {};
     round_sum_ps_ = 0;
   }
+  /// Replaces the minimum (an algorithm's corrected baseRTT); later samples still lower it.
+  void set_min_rtt(Duration d) { view_.min_rtt = d; }
   void backoff() { rto_ = std::min(rto_ * 2, max_rto_); }
 
   [[nodiscard]] Duration rto() const { return rto_; }

@@ -23,6 +23,9 @@
 //   "recover"); a repeated timeout of the same data keeps ssthresh (RFC 5681 section 3.1).
 // - The RTO timer is re-armed lazily: the deadline moves on every ACK; the event
 //   fires early at most once per RTO and reschedules itself.
+// - Services for the algorithm (cc::SenderControl): one algorithm timer; pacing, which
+//   spaces every data packet (new or retransmitted) at least 1/rate after the previous
+//   one, without credit for idle time (Linux fq-style); and a baseRTT override.
 #pragma once
 
 #include <cstdint>
@@ -53,7 +56,7 @@ struct WindowIntegral {
   double seconds = 0;
 };
 
-class TcpSender final : public net::PacketSink {
+class TcpSender final : public net::PacketSink, public cc::SenderControl {
  public:
   /// `total_segments` = 0 for a bulk (infinite) flow.
   TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg, std::unique_ptr<cc::CongestionControl> cc,
@@ -80,6 +83,12 @@ class TcpSender final : public net::PacketSink {
   [[nodiscard]] double pipe() const;
   /// Window integral up to now.
   [[nodiscard]] WindowIntegral window_integral() const;
+  [[nodiscard]] double pacing_rate() const { return pacing_rate_; }
+
+  // cc::SenderControl
+  void set_timer(Time at) override;
+  void set_pacing_rate(double pkts_per_s) override;
+  void set_base_rtt(Duration base) override { rtt_.set_min_rtt(base); }
 
  private:
   enum SegFlag : uint8_t { kSacked = 1, kLost = 2, kRetrans = 4 };
@@ -100,6 +109,8 @@ class TcpSender final : public net::PacketSink {
   void advance_loss_marks();
   void enter_recovery();
   void on_rto_timer();
+  void on_cc_timer();
+  void on_pace_timer() { try_send(); }
   void arm_rto();
   void account_window();
 
@@ -112,6 +123,11 @@ class TcpSender final : public net::PacketSink {
   RttEstimator rtt_;
   MemberEvent<TcpSender, &TcpSender::on_rto_timer> rto_event_{this};
   Time rto_deadline_ = Time::never();
+  MemberEvent<TcpSender, &TcpSender::on_cc_timer> cc_timer_event_{this};
+  MemberEvent<TcpSender, &TcpSender::on_pace_timer> pace_event_{this};
+  double pacing_rate_ = 0;
+  Duration pacing_gap_;
+  Time next_send_ = Time::zero();
 
   cc::Window w_;
   cc::CaState state_ = cc::CaState::Open;

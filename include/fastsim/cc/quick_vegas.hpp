@@ -1,0 +1,44 @@
+// Quick Vegas (Chan, Lin, Chan, Ho: an improved Vegas for high bandwidth-delay
+// product networks; specs/algorithms.md "Quick Vegas"). The Vegas backlog estimate
+// diff, but the window is adjusted only every other round, and growth is a per-ACK
+// increment incr that grows with the number succ of consecutive estimations below
+// alpha (at most doubling the window per RTT); above beta the window drops at once to
+// the middle of [alpha, beta].
+// Choices:
+// - The decision uses the round that just ended (smallest sample, >= 3 samples, as
+//   Vegas); decisions happen at every other round boundary once slow start is over.
+// - incr is added per packet acknowledged (a delayed ACK covering two packets adds
+//   2 incr), so the growth per RTT does not depend on the receiver's ACK policy.
+// - Slow start, loss and timeout as Vegas (vegas.hpp); the window never drops below 2.
+#pragma once
+
+#include "fastsim/cc/congestion_control.hpp"
+#include "fastsim/cc/params.hpp"
+#include "fastsim/cc/vegas.hpp"
+
+namespace fastsim::cc {
+
+class QuickVegas final : public CongestionControl {
+ public:
+  static std::vector<ParamSpec> param_specs();
+  explicit QuickVegas(const ParamValues& p);
+
+  void on_ack(const FlowView& flow, Window& w, const AckEvent& ack) override;
+  [[nodiscard]] LossResponse on_loss(const FlowView& flow, const Window& w) override;
+  [[nodiscard]] std::vector<std::string> trace_columns() const override { return {"qv_diff", "qv_incr", "qv_succ"}; }
+  void snapshot(std::vector<double>& values) const override;
+  [[nodiscard]] double incr() const { return incr_; }
+  [[nodiscard]] int succ() const { return succ_; }
+
+ private:
+  void adjust(Window& w, double diff);
+
+  double alpha_, beta_;
+  VegasSlowStart slow_start_;
+  double diff_ = 0;
+  double incr_ = 0;
+  int succ_ = 0;
+  bool adjust_round_ = false;
+};
+
+}  // namespace fastsim::cc

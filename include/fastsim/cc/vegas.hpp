@@ -1,0 +1,61 @@
+// TCP Vegas (Brakmo & Peterson 1995; Linux tcp_vegas; specs/algorithms.md "TCP Vegas").
+// Once per round, diff = w (RTT - baseRTT) / RTT estimates the packets this flow keeps
+// queued; below alpha the window grows by one packet, above beta it shrinks by one.
+// Choices:
+// - RTT is the smallest sample of the round that just ended, baseRTT the smallest ever
+//   (Linux's per-RTT minimum; Linux also resets baseRTT whenever it re-enters Open,
+//   fastsim does not). A round with fewer than 3 samples makes no decision (Linux).
+// - Slow start doubles the window every other round (growth rounds alternate with
+//   rounds that only measure) and ends when diff > gamma, cutting the window by 1/8
+//   (the seed paper; Linux instead sets w = min(w, target + 1)); ssthresh = w then.
+// - Loss: as Reno (ssthresh = w/2, recovery with cwnd = ssthresh); the original 3/4 cut
+//   for a first loss is not implemented. Timeout: as Reno. No decisions outside Open.
+// - The +1/-1 is applied at the round boundary (Linux); the window never drops below 2,
+//   and a decrease lowers ssthresh with it so the flow does not fall back into slow start.
+#pragma once
+
+#include "fastsim/cc/congestion_control.hpp"
+#include "fastsim/cc/params.hpp"
+
+namespace fastsim::cc {
+
+/// Vegas's "extra data": packets queued by a flow with window `w` whose RTT is `rtt`.
+double vegas_backlog(double w, Duration base_rtt, Duration rtt);
+
+/// Vegas slow start shared by Vegas and Quick Vegas: doubling every other round, left
+/// when the backlog exceeds gamma (w cut by 1/8, ssthresh = w).
+class VegasSlowStart {
+ public:
+  explicit VegasSlowStart(double gamma) : gamma_(gamma) {}
+  /// Handles an ACK while w < ssthresh; `backlog` is the round's estimate when
+  /// ack.round_start and the round had a decision (else nullopt).
+  void on_ack(const FlowView& flow, Window& w, const AckEvent& ack, std::optional<double> backlog);
+
+ private:
+  double gamma_;
+  bool grow_round_ = true;
+};
+
+class Vegas final : public CongestionControl {
+ public:
+  static std::vector<ParamSpec> param_specs();
+  /// alpha <= beta.
+  static std::vector<std::pair<std::string, std::string>> check(const ParamValues& p);
+  explicit Vegas(const ParamValues& p);
+
+  void on_ack(const FlowView& flow, Window& w, const AckEvent& ack) override;
+  [[nodiscard]] LossResponse on_loss(const FlowView& flow, const Window& w) override;
+  [[nodiscard]] std::vector<std::string> trace_columns() const override { return {"vegas_diff"}; }
+  void snapshot(std::vector<double>& values) const override { values.push_back(diff_); }
+  [[nodiscard]] double diff() const { return diff_; }
+
+ private:
+  double alpha_, beta_;
+  VegasSlowStart slow_start_;
+  double diff_ = 0;
+};
+
+/// The round's backlog estimate if it can be made (>= 3 samples and a baseRTT).
+std::optional<double> round_backlog(const FlowView& flow, const Window& w);
+
+}  // namespace fastsim::cc

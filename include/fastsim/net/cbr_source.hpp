@@ -1,0 +1,72 @@
+// A constant-bit-rate UDP source and the sink that counts what it delivers: packets of
+// a fixed size leave every size/rate seconds from start until stop, with no feedback
+// (the minimal cross traffic of the Quick Vegas evaluation; ns-3's OnOff application
+// with a permanent "on"). Packets share every queue with TCP and count in link
+// metrics. Deterministic: the first packet leaves at `start`, the k-th at start + k gap.
+#pragma once
+
+#include <cstdint>
+
+#include "fastsim/core/simulator.hpp"
+#include "fastsim/core/units.hpp"
+#include "fastsim/net/link.hpp"
+#include "fastsim/net/packet_pool.hpp"
+#include "fastsim/net/route.hpp"
+
+namespace fastsim::net {
+
+/// Counts and frees the packets that reach the end of a UDP route.
+class CountingSink final : public PacketSink {
+ public:
+  explicit CountingSink(PacketPool& pool) : pool_(pool) {}
+  void receive(Packet* p) override {
+    ++packets_;
+    bytes_ += p->size_bytes;
+    pool_.release(p);
+  }
+  [[nodiscard]] uint64_t packets() const { return packets_; }
+  [[nodiscard]] uint64_t bytes() const { return bytes_; }
+
+ private:
+  PacketPool& pool_;
+  uint64_t packets_ = 0;
+  uint64_t bytes_ = 0;
+};
+
+class CbrSource final : public Event {
+ public:
+  /// Sends `packet_bytes`-byte packets at `rate` over `route` during [start, stop).
+  CbrSource(Simulator& sim, PacketPool& pool, const Route* route, Rate rate, uint32_t packet_bytes, Time start,
+            Time stop)
+      : sim_(sim), pool_(pool), route_(route), packet_bytes_(packet_bytes), start_(start), stop_(stop) {
+    gap_ps_ = static_cast<double>(packet_bytes) * 8.0 / rate.to_double() * 1e12;
+    sim_.schedule_at(*this, start_);
+  }
+
+  void fire() override {
+    Packet* p = pool_.acquire();
+    p->route = route_;
+    p->size_bytes = packet_bytes_;
+    p->seq = sent_;
+    p->echo = sim_.now();
+    ++sent_;
+    route_->links[0]->enqueue(p);
+    // Times from the start, not from the previous packet: no drift from rounding.
+    const Time next = start_ + Duration::picoseconds(static_cast<int64_t>(gap_ps_ * static_cast<double>(sent_)));
+    if (next < stop_)
+      sim_.schedule_at(*this, next);
+  }
+  [[nodiscard]] uint64_t sent() const { return sent_; }
+
+ private:
+  Simulator& sim_;
+  PacketPool& pool_;
+  const Route* route_;
+  uint32_t packet_bytes_;
+  Time start_;
+  Time stop_;
+  double gap_ps_ = 0;
+  uint64_t sent_ = 0;
+};
+
+}  // namespace fastsim::net

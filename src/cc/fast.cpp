@@ -1,0 +1,291 @@
+// FAST TCP window control and its persistent-congestion remedies (see fast.hpp).
+#include "fastsim/cc/fast.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "fastsim/cc/reno.hpp"
+
+namespace fastsim::cc {
+
+namespace {
+constexpr double kMinWindow = 2;
+constexpr double kPacingGainCa = 1.2;  // Linux tcp_pacing_ca_ratio
+constexpr double kPacingGainSs = 2.0;  // Linux tcp_pacing_ss_ratio
+}  // namespace
+
+std::vector<ParamSpec> Fast::param_specs() {
+  return {
+      {"alpha", 200, 0.1, 1e7, "packets", "packets the flow aims to keep queued"},
+      {"gamma", 0.5, 0.001, 1, "fraction", "step towards the target per update, in (0, 1]"},
+      {"update_interval", 0, 0, 100, "s", "window update period; 0 = every other RTT"},
+      {"eta_cap", 0.25, 1e-6, 1, "weight", "cap of the avgRTT weight min(3/w, eta_cap) (ns-2 module: 1/256)"},
+      {"mi_a", 0, 0, 100, "fraction", "multiplicative increase alpha(w) = mi_a w while qdelay <= mi_qdelay; 0 = off"},
+      {"mi_qdelay", 0.0001, 0, 10, "s", "queueing delay at or below which the path counts as empty (MI)"},
+      {"min_loss_window", 16, 1, 1e7, "packets", "a loss does not halve a larger window below this"},
+      choice_param("slow_start", {"on", "off"}, "Reno slow start until alpha packets are queued, or none"),
+      choice_param("pacing", {"off", "on"}, "burstiness control: pace at 1.2 w/avgRTT"),
+      choice_param("base_rtt_correction", {"none", "rodriguez", "rate_reduction"},
+                   "persistent-congestion remedy: Rodriguez-Perez 2010 or Cui et al. 2006"),
+      {"theta", -0.5, -4, 0.99, "fraction", "rodriguez: perturbation w = (1 - theta) w* (negative: an increase)"},
+      {"t_eps", 0, 0, 100, "s", "rodriguez: perturbation time; 0 = one avgRTT"},
+      {"stable_updates", 4, 1, 10000, "updates", "rodriguez: consecutive stable updates before perturbing"},
+      {"stable_tolerance", 0.002, 1e-6, 0.5, "fraction",
+       "rodriguez: an update is stable if it moves w by less than this"},
+      {"rr_factor", 50, 1, 1e7, "factor", "rate_reduction: window divided by this after slow start"},
+      {"rr_rtts", 2, 0.1, 1000, "RTTs", "rate_reduction: how long the window stays reduced"},
+  };
+}
+
+std::vector<std::pair<std::string, std::string>> Fast::check(const ParamValues& p) {
+  if (p.get("theta") == 0)
+    return {{"theta", "must not be 0 (no perturbation, nothing to measure)"}};
+  return {};
+}
+
+Fast::Fast(const ParamValues& p)
+    : alpha_(p.get("alpha")),
+      gamma_(p.get("gamma")),
+      update_interval_s_(p.get("update_interval")),
+      eta_cap_(p.get("eta_cap")),
+      mi_a_(p.get("mi_a")),
+      mi_qdelay_s_(p.get("mi_qdelay")),
+      min_loss_window_(p.get("min_loss_window")),
+      slow_start_(p.get("slow_start") == 0),
+      pacing_(p.get("pacing") == 1),
+      correction_(static_cast<Correction>(static_cast<int>(p.get("base_rtt_correction")))),
+      theta_(p.get("theta")),
+      t_eps_param_s_(p.get("t_eps")),
+      stable_updates_(p.get("stable_updates")),
+      stable_tolerance_(p.get("stable_tolerance")),
+      rr_factor_(p.get("rr_factor")),
+      rr_rtts_(p.get("rr_rtts")) {}
+
+double Fast::base_rtt_s(const FlowView& flow) const {
+  double b = flow.rtt->min_rtt ? flow.rtt->min_rtt->to_seconds() : 0.0;
+  if (base_override_s_ > 0)
+    b = b > 0 ? std::min(b, base_override_s_) : base_override_s_;
+  return b;
+}
+
+double Fast::target(double w, double base_s, double avg_s) const {
+  const double qdelay = std::max(avg_s - base_s, 0.0);
+  const double a = mi_a_ > 0 && qdelay <= mi_qdelay_s_ ? mi_a_ * w : alpha_;
+  const double t = std::min(2 * w, (1 - gamma_) * w + gamma_ * (base_s / avg_s * w + a));
+  return std::max(t, kMinWindow);
+}
+
+void Fast::estimate(const Window& w, Duration sample) {
+  const double s = sample.to_seconds();
+  if (avg_rtt_s_ <= 0) {
+    avg_rtt_s_ = s;
+  } else {
+    const double eta = std::min(3.0 / w.cwnd_pkts, eta_cap_);
+    avg_rtt_s_ = (1 - eta) * avg_rtt_s_ + eta * s;
+  }
+  if (phase_ == Phase::Perturb || phase_ == Phase::Measure)
+    r_extreme_s_ = theta_ < 0 ? std::max(r_extreme_s_, s) : std::min(r_extreme_s_, s);
+}
+
+void Fast::arm(Time /*unused*/) {
+  if (control_ != nullptr)
+    control_->set_timer(std::min(next_update_, phase_deadline_));
+}
+
+void Fast::update_pacing(const Window& w) {
+  if (!pacing_ || control_ == nullptr || avg_rtt_s_ <= 0)
+    return;
+  const double gain = w.cwnd_pkts < w.ssthresh_pkts ? kPacingGainSs : kPacingGainCa;
+  control_->set_pacing_rate(gain * w.cwnd_pkts / avg_rtt_s_);
+}
+
+void Fast::step(Window& w, double acked) {
+  if (step_per_pkt_ == 0)
+    return;
+  w.cwnd_pkts += step_per_pkt_ * acked;
+  w.cwnd_pkts = step_per_pkt_ > 0 ? std::min(w.cwnd_pkts, target_) : std::max(w.cwnd_pkts, target_);
+}
+
+void Fast::begin_update(const FlowView& flow, Window& w) {
+  const double base = base_rtt_s(flow);
+  if (base <= 0 || avg_rtt_s_ <= 0)
+    return;
+  target_ = target(w.cwnd_pkts, base, avg_rtt_s_);
+  step_per_pkt_ = (target_ - w.cwnd_pkts) / w.cwnd_pkts;
+  if (phase_ != Phase::WaitStable)
+    return;
+  stable_ = std::abs(target_ - w.cwnd_pkts) <= stable_tolerance_ * w.cwnd_pkts ? stable_ + 1 : 0;
+  if (stable_ >= stable_updates_)
+    begin_perturbation(flow, w);
+}
+
+void Fast::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
+  if (!started_) {
+    started_ = true;
+    if (!slow_start_)
+      w.ssthresh_pkts = std::min(w.ssthresh_pkts, w.cwnd_pkts);
+  }
+  if (ack.rtt_sample)
+    estimate(w, *ack.rtt_sample);
+  if (flow.state != CaState::Open)
+    return;  // no delay reaction until recovery ends
+  if (phase_ == Phase::Perturb || phase_ == Phase::Measure || phase_ == Phase::Throttle) {
+    update_pacing(w);
+    return;  // the window is held
+  }
+  if (w.cwnd_pkts < w.ssthresh_pkts) {
+    const double base = base_rtt_s(flow);
+    if (base > 0 && avg_rtt_s_ > 0 && w.cwnd_pkts * (avg_rtt_s_ - base) / avg_rtt_s_ > alpha_) {
+      end_slow_start(flow, w);
+    } else if (flow.cwnd_limited) {
+      slow_start(w, ack.newly_acked);
+    }
+    update_pacing(w);
+    return;
+  }
+  if (update_interval_s_ > 0) {
+    if (next_update_ == Time::never()) {
+      next_update_ = flow.now + Duration::seconds(update_interval_s_);
+      arm(flow.now);
+    }
+  } else if (ack.round_start) {
+    if (update_round_ && step_per_pkt_ != 0)
+      w.cwnd_pkts = target_;  // the update round ends exactly on the target
+    step_per_pkt_ = 0;
+    update_round_ = !update_round_;
+    if (update_round_)
+      begin_update(flow, w);
+  }
+  step(w, ack.newly_acked);
+  w.ssthresh_pkts = std::min(w.ssthresh_pkts, w.cwnd_pkts);  // window control never re-enters slow start
+  update_pacing(w);
+}
+
+void Fast::on_timer(const FlowView& flow, Window& w) {
+  const Time now = flow.now;
+  if (phase_deadline_ <= now) {
+    phase_deadline_ = Time::never();
+    if (phase_ == Phase::Perturb) {
+      w.cwnd_pkts = w_star_;
+      phase_ = Phase::Measure;
+      phase_deadline_ = now + Duration::seconds(r_star_s_);
+    } else if (phase_ == Phase::Measure) {
+      finish_measurement(flow, w);
+    } else if (phase_ == Phase::Throttle) {
+      w.cwnd_pkts = std::max(w_star_, w.cwnd_pkts);
+      phase_ = Phase::Control;
+      remedy_done_ = true;
+      update_round_ = false;
+    }
+  }
+  if (next_update_ <= now) {
+    next_update_ = now + Duration::seconds(update_interval_s_);
+    const bool controlling = phase_ == Phase::Control || phase_ == Phase::WaitStable;
+    if (flow.state == CaState::Open && controlling && w.cwnd_pkts >= w.ssthresh_pkts) {
+      if (step_per_pkt_ != 0)
+        w.cwnd_pkts = target_;
+      w.ssthresh_pkts = std::min(w.ssthresh_pkts, w.cwnd_pkts);
+      step_per_pkt_ = 0;
+      begin_update(flow, w);
+    }
+  }
+  arm(now);
+  update_pacing(w);
+}
+
+void Fast::end_slow_start(const FlowView& flow, Window& w) {
+  w.ssthresh_pkts = w.cwnd_pkts;
+  update_round_ = false;
+  step_per_pkt_ = 0;
+  if (remedy_done_)
+    return;
+  if (correction_ == Correction::Rodriguez) {
+    phase_ = Phase::WaitStable;
+    stable_ = 0;
+  } else if (correction_ == Correction::RateReduction) {
+    w_star_ = w.cwnd_pkts;
+    w.cwnd_pkts = std::max(w.cwnd_pkts / rr_factor_, kMinWindow);
+    phase_ = Phase::Throttle;
+    phase_deadline_ = flow.now + Duration::seconds(rr_rtts_ * avg_rtt_s_);
+    arm(flow.now);
+  }
+}
+
+void Fast::begin_perturbation(const FlowView& flow, Window& w) {
+  w_star_ = w.cwnd_pkts;
+  r_star_s_ = avg_rtt_s_;
+  r_extreme_s_ = r_star_s_;
+  t_eps_s_ = t_eps_param_s_ > 0 ? t_eps_param_s_ : r_star_s_;
+  w.cwnd_pkts = std::max((1 - theta_) * w_star_, kMinWindow);
+  step_per_pkt_ = 0;
+  phase_ = Phase::Perturb;
+  phase_deadline_ = flow.now + Duration::seconds(t_eps_s_);
+  arm(flow.now);
+}
+
+void Fast::finish_measurement(const FlowView& flow, Window& w) {
+  phase_ = Phase::Control;
+  remedy_done_ = true;
+  update_round_ = false;
+  step_per_pkt_ = 0;
+  const double dr = r_extreme_s_ - r_star_s_;
+  if (std::abs(dr) < 1e-9)
+    return;  // nothing moved: no estimate
+  const double u = std::abs(theta_ * t_eps_s_ / dr);
+  n_hat_ = std::max(u * (u - 1), 0.0);
+  c_hat_ = (1 + std::sqrt(1 + 4 * n_hat_)) * w_star_ / (2 * r_star_s_);
+  const double corrected = base_rtt_s(flow) - n_hat_ * alpha_ / c_hat_;
+  if (corrected <= 0)
+    return;  // implausible estimate: keep the measured baseRTT
+  base_override_s_ = corrected;
+  if (control_ != nullptr)
+    control_->set_base_rtt(Duration::seconds(corrected));
+  w.cwnd_pkts = std::max(alpha_ + corrected * c_hat_ / (n_hat_ + 1), kMinWindow);
+  w.ssthresh_pkts = std::min(w.ssthresh_pkts, w.cwnd_pkts);
+}
+
+void Fast::abandon_remedy() {
+  if (phase_ == Phase::Perturb || phase_ == Phase::Measure) {
+    phase_ = Phase::WaitStable;  // measure again once stable
+    stable_ = 0;
+  } else if (phase_ == Phase::Throttle) {
+    phase_ = Phase::Control;
+    remedy_done_ = true;
+  }
+  phase_deadline_ = Time::never();
+  step_per_pkt_ = 0;
+  update_round_ = false;
+}
+
+LossResponse Fast::on_loss(const FlowView& /*flow*/, const Window& w) {
+  abandon_remedy();
+  double cut = w.cwnd_pkts / 2;
+  if (w.cwnd_pkts > min_loss_window_)
+    cut = std::max(cut, min_loss_window_);
+  cut = std::max(cut, kMinWindow);
+  return {cut, cut};
+}
+
+LossResponse Fast::on_timeout(const FlowView& flow, const Window& w) {
+  abandon_remedy();
+  return CongestionControl::on_timeout(flow, w);
+}
+
+void Fast::on_recovery_exit(const FlowView& /*flow*/, Window& /*w*/) {
+  update_round_ = false;  // a fresh update period starts at the next round
+  step_per_pkt_ = 0;
+}
+
+std::vector<std::string> Fast::trace_columns() const {
+  return {"fast_avg_rtt_s", "fast_target_pkts", "fast_phase", "fast_n_hat", "fast_c_hat_pps"};
+}
+
+void Fast::snapshot(std::vector<double>& values) const {
+  values.push_back(avg_rtt_s_);
+  values.push_back(target_);
+  values.push_back(static_cast<double>(phase_));
+  values.push_back(n_hat_);
+  values.push_back(c_hat_);
+}
+
+}  // namespace fastsim::cc

@@ -1,0 +1,82 @@
+// Quick Vegas window control (see quick_vegas.hpp).
+#include "fastsim/cc/quick_vegas.hpp"
+
+#include <algorithm>
+
+namespace fastsim::cc {
+
+namespace {
+constexpr double kMinWindow = 2;
+}
+
+std::vector<ParamSpec> QuickVegas::param_specs() {
+  return {
+      {"alpha", 2, 0, 1e6, "packets", "grow while fewer than alpha are queued"},
+      {"beta", 4, 0, 1e6, "packets", "cut to (alpha+beta)/2 queued when more than beta are"},
+      {"gamma", 1, 0, 1e6, "packets", "leave slow start once more than gamma are queued"},
+  };
+}
+
+QuickVegas::QuickVegas(const ParamValues& p)
+    : alpha_(p.get("alpha")), beta_(p.get("beta")), slow_start_(p.get("gamma")) {}
+
+void QuickVegas::adjust(Window& w, double diff) {
+  const double mid = (alpha_ + beta_) / 2;
+  if (diff > beta_) {
+    w.cwnd_pkts = std::max(w.cwnd_pkts - (diff - mid), kMinWindow);
+    incr_ = 0;
+    succ_ = 0;
+  } else if (diff < alpha_) {
+    ++succ_;
+    const double wanted = (beta_ - diff) * succ_;
+    incr_ = wanted > w.cwnd_pkts ? 1.0 : wanted / w.cwnd_pkts;
+  } else if (diff > mid) {
+    w.cwnd_pkts = std::max(w.cwnd_pkts - 1, kMinWindow);
+    incr_ = 0;
+    succ_ = 0;
+  } else if (diff < mid) {
+    incr_ = 1 / w.cwnd_pkts;
+    succ_ = 0;
+  } else {
+    incr_ = 0;
+    succ_ = 0;
+  }
+  w.ssthresh_pkts = std::min(w.ssthresh_pkts, w.cwnd_pkts);
+}
+
+void QuickVegas::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
+  if (flow.state != CaState::Open)
+    return;
+  std::optional<double> backlog;
+  if (ack.round_start) {
+    backlog = round_backlog(flow, w);
+    if (backlog)
+      diff_ = *backlog;
+  }
+  if (w.cwnd_pkts < w.ssthresh_pkts) {
+    slow_start_.on_ack(flow, w, ack, backlog);
+    return;
+  }
+  if (ack.round_start) {
+    adjust_round_ = !adjust_round_;
+    if (adjust_round_ && backlog)
+      adjust(w, *backlog);
+  }
+  if (flow.cwnd_limited)
+    w.cwnd_pkts += incr_ * ack.newly_acked;
+}
+
+LossResponse QuickVegas::on_loss(const FlowView& /*flow*/, const Window& w) {
+  incr_ = 0;
+  succ_ = 0;
+  const double half = std::max(w.cwnd_pkts / 2.0, kMinWindow);
+  return {half, half};
+}
+
+void QuickVegas::snapshot(std::vector<double>& values) const {
+  values.push_back(diff_);
+  values.push_back(incr_);
+  values.push_back(succ_);
+}
+
+}  // namespace fastsim::cc

@@ -1,0 +1,85 @@
+// TCP Vegas window control (see vegas.hpp).
+#include "fastsim/cc/vegas.hpp"
+
+#include <algorithm>
+
+#include "fastsim/cc/reno.hpp"
+
+namespace fastsim::cc {
+
+namespace {
+constexpr uint32_t kMinRoundSamples = 3;  // Linux tcp_vegas: fewer samples, no decision
+constexpr double kMinWindow = 2;
+}  // namespace
+
+double vegas_backlog(double w, Duration base_rtt, Duration rtt) {
+  if (rtt.ps() <= 0)
+    return 0;
+  return w * static_cast<double>((rtt - base_rtt).ps()) / static_cast<double>(rtt.ps());
+}
+
+std::optional<double> round_backlog(const FlowView& flow, const Window& w) {
+  const RoundRtt& r = flow.rtt->last_round;
+  if (r.samples < kMinRoundSamples || !flow.rtt->min_rtt)
+    return std::nullopt;
+  return vegas_backlog(w.cwnd_pkts, *flow.rtt->min_rtt, r.min);
+}
+
+void VegasSlowStart::on_ack(const FlowView& flow, Window& w, const AckEvent& ack, std::optional<double> backlog) {
+  if (ack.round_start) {
+    if (backlog && *backlog > gamma_) {
+      w.cwnd_pkts = std::max(w.cwnd_pkts * 7.0 / 8.0, kMinWindow);
+      w.ssthresh_pkts = w.cwnd_pkts;
+      return;
+    }
+    grow_round_ = !grow_round_;
+  }
+  if (grow_round_ && flow.cwnd_limited)
+    slow_start(w, ack.newly_acked);
+}
+
+std::vector<ParamSpec> Vegas::param_specs() {
+  return {
+      {"alpha", 2, 0, 1e6, "packets", "grow by one packet per RTT while fewer than alpha are queued"},
+      {"beta", 4, 0, 1e6, "packets", "shrink by one packet per RTT while more than beta are queued"},
+      {"gamma", 1, 0, 1e6, "packets", "leave slow start once more than gamma are queued"},
+  };
+}
+
+std::vector<std::pair<std::string, std::string>> Vegas::check(const ParamValues& p) {
+  if (p.get("alpha") > p.get("beta"))
+    return {{"alpha", "must not exceed beta"}};
+  return {};
+}
+
+Vegas::Vegas(const ParamValues& p) : alpha_(p.get("alpha")), beta_(p.get("beta")), slow_start_(p.get("gamma")) {}
+
+void Vegas::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
+  if (flow.state != CaState::Open)
+    return;
+  std::optional<double> backlog;
+  if (ack.round_start) {
+    backlog = round_backlog(flow, w);
+    if (backlog)
+      diff_ = *backlog;
+  }
+  if (w.cwnd_pkts < w.ssthresh_pkts) {
+    slow_start_.on_ack(flow, w, ack, backlog);
+    return;
+  }
+  if (!backlog)
+    return;
+  if (*backlog < alpha_) {
+    w.cwnd_pkts += 1;
+  } else if (*backlog > beta_) {
+    w.cwnd_pkts = std::max(w.cwnd_pkts - 1, kMinWindow);
+    w.ssthresh_pkts = std::min(w.ssthresh_pkts, w.cwnd_pkts);  // stay out of slow start (Linux)
+  }
+}
+
+LossResponse Vegas::on_loss(const FlowView& /*flow*/, const Window& w) {
+  const double half = std::max(w.cwnd_pkts / 2.0, kMinWindow);
+  return {half, half};
+}
+
+}  // namespace fastsim::cc

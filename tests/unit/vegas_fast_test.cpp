@@ -1,0 +1,202 @@
+// Vegas, Quick Vegas and FAST without a network (specs/algorithms.md): Vegas's +-1
+// per RTT around [alpha, beta] and its every-other-RTT slow start; Quick Vegas's
+// increment-history rule; FAST's update law (target formula, update every other RTT
+// spread over one RTT, at most doubling, the fixed point w = alpha / (1 - baseRTT/RTT)),
+// gamma's direction, multiplicative increase and the loss response. Windows of 100
+// and 1000 packets.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+#include <vector>
+
+#include "../support/cc_driver.hpp"
+#include "fastsim/cc/fast.hpp"
+#include "fastsim/cc/quick_vegas.hpp"
+#include "fastsim/cc/vegas.hpp"
+
+using namespace fastsim;
+using fastsim::testing::CcDriver;
+
+namespace {
+const Duration kBase = Duration::milliseconds(100);
+
+/// The RTT at which a window w keeps `backlog` packets queued: w (RTT - base) / RTT = backlog.
+Duration rtt_for_backlog(double w, double backlog) {
+  return Duration::seconds(kBase.to_seconds() * w / (w - backlog));
+}
+
+/// A driver in congestion avoidance at window w whose baseRTT is kBase.
+CcDriver at_window(const std::string& algo, double w, const std::map<std::string, double>& params = {}) {
+  CcDriver d(algo, params);
+  d.w = {w, 1};
+  d.rtt.min_rtt = kBase;
+  return d;
+}
+}  // namespace
+
+TEST_CASE("Vegas moves the window by one packet per RTT towards [alpha, beta] queued", "[cc][vegas]") {
+  for (double w0 : {100.0, 1000.0}) {
+    INFO("w = " << w0);
+    CcDriver d = at_window("vegas", w0);
+    d.round_trip(rtt_for_backlog(w0, 1.0));  // diff 1 < alpha = 2
+    CHECK(d.w.cwnd_pkts == Approx(w0 + 1));
+    d.w = {w0, 1};
+    d.round_trip(rtt_for_backlog(w0, 3.0));  // alpha <= 3 <= beta
+    CHECK(d.w.cwnd_pkts == Approx(w0));
+    d.round_trip(rtt_for_backlog(w0, 6.0));  // above beta = 4
+    CHECK(d.w.cwnd_pkts == Approx(w0 - 1));
+    CHECK(d.w.ssthresh_pkts <= d.w.cwnd_pkts);  // a decrease does not restart slow start
+    const auto& v = dynamic_cast<const cc::Vegas&>(*d.cc);
+    CHECK(v.diff() == Approx(6.0).epsilon(1e-6));
+  }
+  SECTION("alpha and beta move the band") {
+    CcDriver d = at_window("vegas", 1000, {{"alpha", 10}, {"beta", 20}});
+    d.round_trip(rtt_for_backlog(1000, 6.0));  // below the new alpha: grow
+    CHECK(d.w.cwnd_pkts == Approx(1001));
+  }
+}
+
+TEST_CASE("Vegas slow start doubles every other RTT and stops once gamma packets are queued", "[cc][vegas]") {
+  CcDriver d("vegas");
+  d.w = {10, 1e9};
+  d.rtt.min_rtt = kBase;
+  // Growth and measuring rounds alternate; the switch happens on the ACK that ends a
+  // round: 10 -> 19 (grow) -> 20 (measure; its last ACK starts growing) -> 39 -> 40.
+  d.round_trips(4, kBase);  // empty path: diff = 0
+  CHECK(d.w.cwnd_pkts == Approx(40));
+  // A growing round (40 ACKs: 39 grow to 79) that ends with diff = 79 * 2/40 > gamma = 1:
+  // slow start ends with a cut by 1/8.
+  d.round_trip(rtt_for_backlog(40, 2.0));
+  CHECK(d.w.cwnd_pkts == Approx(79.0 * 7 / 8));
+  CHECK(d.w.ssthresh_pkts == Approx(d.w.cwnd_pkts));
+}
+
+TEST_CASE("Vegas and Quick Vegas halve on loss", "[cc][vegas][quick-vegas]") {
+  for (const char* algo : {"vegas", "quick-vegas"}) {
+    CcDriver d = at_window(algo, 1000);
+    CHECK(d.loss().ssthresh_pkts == Approx(500));
+  }
+}
+
+TEST_CASE("Quick Vegas follows the increment-history rule every other RTT", "[cc][quick-vegas]") {
+  for (double w0 : {100.0, 1000.0}) {
+    INFO("w = " << w0);
+    SECTION("above beta: w drops by diff - (alpha + beta) / 2 at once, on every other round") {
+      CcDriver d = at_window("quick-vegas", w0);
+      d.round_trip(rtt_for_backlog(w0, 10.0));  // adjustment: 10 > beta
+      CHECK(d.w.cwnd_pkts == Approx(w0 - 7));
+      d.round_trip(rtt_for_backlog(w0, 10.0));  // measuring round: no adjustment
+      CHECK(d.w.cwnd_pkts == Approx(w0 - 7));
+    }
+    SECTION("below alpha: succ grows the per-RTT increase (beta - diff) * succ, capped at doubling") {
+      CcDriver d = at_window("quick-vegas", w0);
+      const auto& qv = dynamic_cast<const cc::QuickVegas&>(*d.cc);
+      d.round_trip(kBase);  // adjustment: diff 0, succ 1, incr = 4 / w per packet
+      CHECK(qv.succ() == 1);
+      CHECK(qv.incr() == Approx(4 / w0));
+      // One RTT of ACKs at that increment: +4 packets (the ACK that ended the adjusting
+      // round is the first of the next one and already carried one increment).
+      d.round_trip(kBase);
+      CHECK(d.w.cwnd_pkts == Approx(w0 + 4).margin(4 / w0 + 1e-9));
+      d.round_trip(kBase);  // +4 again, then the next adjustment: succ 2
+      CHECK(qv.succ() == 2);
+      CHECK(qv.incr() == Approx(8 / d.w.cwnd_pkts).epsilon(0.01));
+    }
+    SECTION("(beta - diff) succ > w: incr = 1, the window doubles in one RTT") {
+      CcDriver d = at_window("quick-vegas", 3);
+      const auto& qv = dynamic_cast<const cc::QuickVegas&>(*d.cc);
+      d.round_trip(kBase);  // adjustment: 4 * 1 > 3
+      CHECK(qv.incr() == 1.0);
+      const double w1 = d.w.cwnd_pkts;
+      d.round_trip(kBase);
+      CHECK(d.w.cwnd_pkts == Approx(2 * w1));
+    }
+    SECTION("between the middle and beta: -1; between alpha and the middle: +1 per RTT") {
+      CcDriver d = at_window("quick-vegas", w0);
+      d.round_trip(rtt_for_backlog(w0, 3.5));  // adjustment: 3 < 3.5 <= 4
+      CHECK(d.w.cwnd_pkts == Approx(w0 - 1));
+      CcDriver e = at_window("quick-vegas", w0);
+      e.round_trip(rtt_for_backlog(w0, 2.5));  // adjustment: incr = 1/w
+      e.round_trip(rtt_for_backlog(w0, 2.5));
+      CHECK(e.w.cwnd_pkts == Approx(w0 + 1).margin(1 / w0 + 1e-9));
+    }
+  }
+}
+
+TEST_CASE("FAST's target follows the update law of the spec", "[cc][fast]") {
+  cc::ParamValues p;
+  for (const auto& s : cc::Fast::param_specs())
+    p.set(s.name, s.default_value);
+  p.set("alpha", 50);
+  p.set("gamma", 0.5);
+  const cc::Fast fast(p);
+  // target = min(2w, (1 - gamma) w + gamma (base/avg w + alpha))
+  CHECK(fast.target(1000, 0.1, 0.125) == Approx(0.5 * 1000 + 0.5 * (800 + 50)));
+  CHECK(fast.target(100, 0.1, 0.125) == Approx(0.5 * 100 + 0.5 * (80 + 50)));
+  CHECK(fast.target(10, 0.1, 0.1) == Approx(20));  // capped at doubling: 5 + 0.5 (10 + 50) = 35 > 20
+  p.set("mi_a", 0.5);
+  const cc::Fast mi(p);
+  CHECK(mi.target(1000, 0.1, 0.1) == Approx(0.5 * 1000 + 0.5 * (1000 + 500)));  // qdelay 0: alpha = mi_a w
+  CHECK(mi.target(1000, 0.1, 0.125) == Approx(fast.target(1000, 0.1, 0.125)));  // queueing: constant alpha
+}
+
+TEST_CASE("FAST updates every other RTT, spreads the step over one RTT and reaches w = alpha/(1 - base/RTT)",
+          "[cc][fast]") {
+  for (double w0 : {100.0, 1000.0}) {
+    INFO("w = " << w0);
+    SECTION("empty path: +gamma alpha = 25 packets per update, spread over one RTT, then a frozen RTT") {
+      CcDriver d = at_window("fast", w0, {{"alpha", 50}});
+      std::vector<double> steps;
+      for (int i = 0; i < 6; ++i) {
+        const double before = d.w.cwnd_pkts;
+        d.round_trip(kBase);
+        steps.push_back(d.w.cwnd_pkts - before);
+      }
+      // The ACK that ends a round starts the next: the update begins on it.
+      for (size_t i = 0; i < steps.size(); i += 2) {
+        CHECK(steps[i] + steps[i + 1] == Approx(25));
+        CHECK(steps[i] < 0.3);  // only that one ACK's share of the step
+      }
+    }
+    SECTION("RTT held at 125 ms: w' = 0.9 w + 25 per update, fixed point 50 / (1 - 0.1/0.125) = 250") {
+      CcDriver d = at_window("fast", w0, {{"alpha", 50}});
+      const Duration rtt = Duration::milliseconds(125);
+      d.round_trips(2, rtt);
+      CHECK(d.w.cwnd_pkts == Approx(0.9 * w0 + 25));
+      d.round_trips(2, rtt);
+      CHECK(d.w.cwnd_pkts == Approx(0.9 * (0.9 * w0 + 25) + 25));
+      d.round_trips(200, rtt);
+      CHECK(d.w.cwnd_pkts == Approx(250).epsilon(1e-3));
+    }
+  }
+}
+
+TEST_CASE("FAST: a smaller gamma approaches the equilibrium more slowly", "[cc][fast]") {
+  // Distance to 250 after 20 updates: 750 * (1 - 0.2 gamma)^20.
+  auto distance_after = [](double gamma, int rounds) {
+    CcDriver d = at_window("fast", 1000, {{"alpha", 50}, {"gamma", gamma}});
+    const Duration rtt = Duration::milliseconds(125);
+    for (int i = 0; i < rounds; ++i)
+      d.round_trip(rtt);
+    return std::abs(d.w.cwnd_pkts - 250);
+  };
+  const double slow = distance_after(0.1, 40);
+  const double fast = distance_after(0.5, 40);
+  const double full = distance_after(1.0, 40);
+  CHECK(slow == Approx(750 * std::pow(0.98, 20)).epsilon(0.01));
+  CHECK(fast == Approx(750 * std::pow(0.9, 20)).epsilon(0.01));
+  CHECK(full == Approx(750 * std::pow(0.8, 20)).epsilon(0.01));
+}
+
+TEST_CASE("FAST halves on loss but keeps min_loss_window for large windows", "[cc][fast]") {
+  CcDriver d = at_window("fast", 1000, {{"alpha", 50}});
+  CHECK(d.loss().cwnd_pkts == Approx(500));
+  d.w = {20, 1};
+  CHECK(d.loss().cwnd_pkts == Approx(16));  // 20/2 = 10 < min_loss_window = 16 < 20
+  d.w = {10, 1};
+  CHECK(d.loss().cwnd_pkts == Approx(5));  // small windows halve normally
+  CcDriver e = at_window("fast", 20, {{"alpha", 50}, {"min_loss_window", 4}});
+  CHECK(e.loss().cwnd_pkts == Approx(10));
+  CHECK(e.timeout().cwnd_pkts == Approx(1));
+}
