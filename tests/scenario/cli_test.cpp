@@ -179,7 +179,8 @@ TEST_CASE("malformed scenarios fail with the JSON path and never crash", "[cli][
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "fast", "params": {"alpha": -50}})",
        "/flows/0/params/alpha: expected a number in"},
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "fast", "params": {"base_rtt_correction": "magic"}})",
-       "/flows/0/params/base_rtt_correction: expected one of \"none\", \"rodriguez\", \"rate_reduction\", got \"magic\""},
+       "/flows/0/params/base_rtt_correction: expected one of \"none\", \"rodriguez\", \"rate_reduction\", got "
+       "\"magic\""},
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "fast", "params": {"pacing": true}})",
        "/flows/0/params/pacing: expected one of \"off\", \"on\", got true"},
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "fast", "params": {"theta": 0}})",

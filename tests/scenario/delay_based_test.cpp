@@ -64,7 +64,7 @@ TEST_CASE("FAST: each flow keeps alpha packets queued and rates are equal whatev
       {"id": "r50", "algorithm": "fast", "params": {"alpha": 50}, "rtt": "50ms"},
       {"id": "r100", "algorithm": "fast", "params": {"alpha": 50}, "rtt": "100ms"},
       {"id": "r200", "algorithm": "fast", "params": {"alpha": 50}, "rtt": "200ms"}])",
-                                       R"(, "warmup": "30s")"));
+                                        R"(, "warmup": "30s")"));
   run::Experiment exp(s);
   std::vector<double> queued(3, 0);
   int samples = 0;
@@ -79,8 +79,8 @@ TEST_CASE("FAST: each flow keeps alpha packets queued and rates are equal whatev
   for (size_t i = 0; i < 3; ++i) {
     queued[i] /= samples;
     total += queued[i];
-    WARN(r.flows[i].id << ": " << queued[i] << " packets queued on average, "
-                       << mean_goodput(r.flows[i], 30, 60) / 1e6 << " Mb/s");
+    WARN(r.flows[i].id << ": " << queued[i] << " packets queued on average, " << mean_goodput(r.flows[i], 30, 60) / 1e6
+                       << " Mb/s");
     CHECK(queued[i] == Approx(50).margin(5));
     CHECK(r.flows[i].timeouts == 0);
     CHECK(r.flows[i].drops == 0);
@@ -180,8 +180,8 @@ TEST_CASE("FAST with a buffer smaller than the sum of alphas loses packets, halv
   }
   const auto& r = exp.run();
   WARN("fast recoveries " << r.flows[0].fast_recoveries << " / " << r.flows[1].fast_recoveries << ", drops "
-                          << r.links[0].drops << ", halvings " << halvings << " of " << cuts
-                          << ", utilization " << r.links[0].utilization);
+                          << r.links[0].drops << ", halvings " << halvings << " of " << cuts << ", utilization "
+                          << r.links[0].utilization);
   CHECK(r.links[0].drops > 0);
   CHECK(r.flows[0].fast_recoveries >= 1);
   CHECK(r.flows[1].fast_recoveries >= 1);
@@ -207,8 +207,8 @@ TEST_CASE("Vegas: two flows with RTTs 50 and 150 ms each keep between alpha and 
     const std::string p = R"({"alpha": )" + std::to_string(c.alpha) + R"(, "beta": )" + std::to_string(c.beta) + "}";
     const auto s = scenario_from(dumbbell("100Mbps", "200s", "1s",
                                           R"([{"id": "a", "algorithm": "vegas", "params": )" + p +
-                                              R"(, "rtt": "50ms"}, {"id": "b", "algorithm": "vegas", "params": )" +
-                                              p + R"(, "rtt": "150ms"}])"));
+                                              R"(, "rtt": "50ms"}, {"id": "b", "algorithm": "vegas", "params": )" + p +
+                                              R"(, "rtt": "150ms"}])"));
     run::Experiment exp(s);
     std::vector<double> queued(2, 0);
     int samples = 0;
@@ -267,7 +267,8 @@ QuickVegasRun cbr_halving(const std::string& algo) {
       "bottleneck": {"rate": "50Mbps", "delay": "48ms", "buffer": "10000pkt"},
       "access": {"rate": "1Gbps", "buffer": "100000pkt"}}},
       "defaults": {"mss": 1000, "packet_size": 1000, "ack_size": 40},
-      "flows": [{"id": "tcp", "algorithm": ")" + algo + R"(", "rtt": "100ms"}],
+      "flows": [{"id": "tcp", "algorithm": ")" +
+                           algo + R"(", "rtt": "100ms"}],
       "udp": [{"id": "cbr", "rate": "25Mbps", "packet_size": 1000, "start": "80s", "stop": "160s", "rtt": "100ms"}]})";
   const auto s = scenario_from(json);
   run::Experiment exp(s);
@@ -296,10 +297,10 @@ TEST_CASE("Quick Vegas reaches the new equilibrium at least twice as fast as Veg
           "[scenario][vegas][quick-vegas]") {
   const QuickVegasRun vegas = cbr_halving("vegas");
   const QuickVegasRun quick = cbr_halving("quick-vegas");
-  WARN("bandwidth halves at 80 s: Vegas " << vegas.halve_s << " s, Quick Vegas " << quick.halve_s
-                                          << " s; doubles at 160 s: Vegas " << vegas.double_s << " s, Quick Vegas "
-                                          << quick.double_s << " s; max queue " << vegas.max_queue << " / "
-                                          << quick.max_queue << " packets");
+  WARN("bandwidth halves at 80 s: Vegas "
+       << vegas.halve_s << " s, Quick Vegas " << quick.halve_s << " s; doubles at 160 s: Vegas " << vegas.double_s
+       << " s, Quick Vegas " << quick.double_s << " s; max queue " << vegas.max_queue << " / " << quick.max_queue
+       << " packets");
   CHECK(quick.halve_s * 2 <= vegas.halve_s);
   CHECK(quick.double_s * 2 <= vegas.double_s);
   CHECK(quick.max_queue <= vegas.max_queue);
@@ -312,13 +313,14 @@ struct JoinResult {
   double ratio;
   double n_hat;
 };
-JoinResult join_ratio(int n, const std::string& correction, const std::string& rtt) {
+JoinResult join_ratio(int n, const std::string& correction, const std::string& rtt, const std::string& pacing = "off",
+                      uint64_t* newcomer_max_burst = nullptr) {
   std::string flows = "[";
   for (int i = 0; i < n; ++i)
     flows += R"({"id": "old)" + std::to_string(i) + R"(", "algorithm": "fast", "params": {"alpha": 50}, "rtt": ")" +
              rtt + R"("},)";
   flows += R"({"id": "new", "algorithm": "fast", "params": {"alpha": 50, "base_rtt_correction": ")" + correction +
-           R"("}, "rtt": ")" + rtt + R"(", "start": "10s"}])";
+           R"(", "pacing": ")" + pacing + R"("}, "rtt": ")" + rtt + R"(", "start": "10s"}])";
   const auto s =
       scenario_from(dumbbell("100Mbps", "40s", "1s", flows, "", R"({"mss": 1000, "packet_size": 1040, "sack": true})"));
   run::Experiment exp(s);
@@ -329,6 +331,8 @@ JoinResult join_ratio(int n, const std::string& correction, const std::string& r
   const auto& fast = dynamic_cast<const cc::Fast&>(exp.flow(n).sender->algorithm());
   for (const auto& f : r.flows)
     CHECK(f.drops == 0);
+  if (newcomer_max_burst != nullptr)  // the sender's own access link holds what leaves at once
+    *newcomer_max_burst = exp.link("new.access_src").counters().max_queue_pkts;
   return {mean_goodput(r.flows[n], 30, 40) / old, fast.n_estimate()};
 }
 }  // namespace
@@ -379,4 +383,19 @@ TEST_CASE("FAST rate reduction works on long paths and fails on short ones", "[s
   CHECK(works.ratio >= 0.9);
   CHECK(works.ratio <= 1.1);
   CHECK(fails.ratio > 1.8);
+}
+
+TEST_CASE("FAST burstiness control: with pacing a window jump does not leave as one burst", "[scenario][fast]") {
+  // The Rodriguez perturbation adds w*/2 packets at once (and slow start doubles per
+  // RTT): unpaced, they queue at the sender's 1 Gb/s access link; paced at 1.2 w/avgRTT
+  // (2 w/avgRTT in slow start) they leave spread over the RTT.
+  uint64_t burst_off = 0, burst_on = 0;
+  const JoinResult off = join_ratio(2, "rodriguez", "50ms", "off", &burst_off);
+  const JoinResult on = join_ratio(2, "rodriguez", "50ms", "on", &burst_on);
+  WARN("largest queue at the newcomer's access link: " << burst_off << " packets unpaced, " << burst_on
+                                                       << " paced; fairness ratios " << off.ratio << " / " << on.ratio);
+  CHECK(burst_off >= 50);
+  CHECK(burst_on <= 9);  // the initial window of 10 leaves before any RTT sample sets a rate
+  CHECK(on.ratio >= 0.9);
+  CHECK(on.ratio <= 1.1);
 }
