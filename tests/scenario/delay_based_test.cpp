@@ -399,3 +399,20 @@ TEST_CASE("FAST burstiness control: with pacing a window jump does not leave as 
   CHECK(on.ratio >= 0.9);
   CHECK(on.ratio <= 1.1);
 }
+
+TEST_CASE("FAST with a fixed update interval reaches the same equilibrium", "[scenario][fast]") {
+  // update_interval = 0.1 s: the algorithm's own timer drives the updates.
+  const auto s = scenario_from(dumbbell("100Mbps", "60s", "1s", R"([
+      {"id": "r50", "algorithm": "fast", "params": {"alpha": 50, "update_interval": 0.1}, "rtt": "50ms"},
+      {"id": "r100", "algorithm": "fast", "params": {"alpha": 50, "update_interval": 0.1}, "rtt": "100ms"},
+      {"id": "r200", "algorithm": "fast", "params": {"alpha": 50, "update_interval": 0.1}, "rtt": "200ms"}])",
+                                        R"(, "warmup": "30s")"));
+  run::Experiment exp(s);
+  const auto& r = exp.run();
+  const auto& iv = r.intervals.at(0);
+  REQUIRE(iv.jain);
+  REQUIRE(iv.mean_queue_pkts);
+  WARN("update_interval 0.1 s: Jain " << *iv.jain << ", mean queue " << *iv.mean_queue_pkts);
+  CHECK(*iv.jain >= 0.99);
+  CHECK(*iv.mean_queue_pkts == Approx(150).margin(15));
+}
