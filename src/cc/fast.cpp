@@ -87,7 +87,7 @@ void Fast::estimate(const Window& w, Duration sample) {
     r_extreme_s_ = theta_ < 0 ? std::max(r_extreme_s_, s) : std::min(r_extreme_s_, s);
 }
 
-void Fast::arm(Time /*unused*/) {
+void Fast::arm() {
   if (control_ != nullptr)
     control_->set_timer(std::min(next_update_, phase_deadline_));
 }
@@ -146,7 +146,7 @@ void Fast::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
   if (update_interval_s_ > 0) {
     if (next_update_ == Time::never()) {
       next_update_ = flow.now + Duration::seconds(update_interval_s_);
-      arm(flow.now);
+      arm();
     }
   } else if (ack.round_start) {
     if (update_round_ && step_per_pkt_ != 0)
@@ -189,7 +189,7 @@ void Fast::on_timer(const FlowView& flow, Window& w) {
       begin_update(flow, w);
     }
   }
-  arm(now);
+  arm();
   update_pacing(w);
 }
 
@@ -207,7 +207,7 @@ void Fast::end_slow_start(const FlowView& flow, Window& w) {
     w.cwnd_pkts = std::max(w.cwnd_pkts / rr_factor_, kMinWindow);
     phase_ = Phase::Throttle;
     phase_deadline_ = flow.now + Duration::seconds(rr_rtts_ * avg_rtt_s_);
-    arm(flow.now);
+    arm();
   }
 }
 
@@ -220,7 +220,7 @@ void Fast::begin_perturbation(const FlowView& flow, Window& w) {
   step_per_pkt_ = 0;
   phase_ = Phase::Perturb;
   phase_deadline_ = flow.now + Duration::seconds(t_eps_s_);
-  arm(flow.now);
+  arm();
 }
 
 void Fast::finish_measurement(const FlowView& flow, Window& w) {

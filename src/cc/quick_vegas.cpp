@@ -17,8 +17,7 @@ std::vector<ParamSpec> QuickVegas::param_specs() {
   };
 }
 
-QuickVegas::QuickVegas(const ParamValues& p)
-    : alpha_(p.get("alpha")), beta_(p.get("beta")), slow_start_(p.get("gamma")) {}
+QuickVegas::QuickVegas(const ParamValues& p) : alpha_(p.get("alpha")), beta_(p.get("beta")), core_(p.get("gamma")) {}
 
 void QuickVegas::adjust(Window& w, double diff) {
   const double mid = (alpha_ + beta_) / 2;
@@ -45,22 +44,13 @@ void QuickVegas::adjust(Window& w, double diff) {
 }
 
 void QuickVegas::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
-  if (flow.state != CaState::Open)
+  const VegasAck a = core_.on_ack(flow, w, ack);
+  if (!a.avoidance)
     return;
-  std::optional<double> backlog;
-  if (ack.round_start) {
-    backlog = round_backlog(flow, w);
-    if (backlog)
-      diff_ = *backlog;
-  }
-  if (w.cwnd_pkts < w.ssthresh_pkts) {
-    slow_start_.on_ack(flow, w, ack, backlog);
-    return;
-  }
   if (ack.round_start) {
     adjust_round_ = !adjust_round_;
-    if (adjust_round_ && backlog)
-      adjust(w, *backlog);
+    if (adjust_round_ && a.backlog)
+      adjust(w, *a.backlog);
   }
   if (flow.cwnd_limited)
     w.cwnd_pkts += incr_ * ack.newly_acked;
@@ -74,7 +64,7 @@ LossResponse QuickVegas::on_loss(const FlowView& /*flow*/, const Window& w) {
 }
 
 void QuickVegas::snapshot(std::vector<double>& values) const {
-  values.push_back(diff_);
+  values.push_back(core_.diff());
   values.push_back(incr_);
   values.push_back(succ_);
 }

@@ -18,24 +18,30 @@ double vegas_backlog(double w, Duration base_rtt, Duration rtt) {
   return w * static_cast<double>((rtt - base_rtt).ps()) / static_cast<double>(rtt.ps());
 }
 
-std::optional<double> round_backlog(const FlowView& flow, const Window& w) {
+VegasAck VegasCore::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
+  VegasAck out;
+  if (flow.state != CaState::Open)
+    return out;
   const RoundRtt& r = flow.rtt->last_round;
-  if (r.samples < kMinRoundSamples || !flow.rtt->min_rtt)
-    return std::nullopt;
-  return vegas_backlog(w.cwnd_pkts, *flow.rtt->min_rtt, r.min);
-}
-
-void VegasSlowStart::on_ack(const FlowView& flow, Window& w, const AckEvent& ack, std::optional<double> backlog) {
+  if (ack.round_start && r.samples >= kMinRoundSamples && flow.rtt->min_rtt) {
+    out.backlog = vegas_backlog(w.cwnd_pkts, *flow.rtt->min_rtt, r.min);
+    diff_ = *out.backlog;
+  }
+  if (w.cwnd_pkts >= w.ssthresh_pkts) {
+    out.avoidance = true;
+    return out;
+  }
   if (ack.round_start) {
-    if (backlog && *backlog > gamma_) {
+    if (out.backlog && *out.backlog > gamma_) {
       w.cwnd_pkts = std::max(w.cwnd_pkts * 7.0 / 8.0, kMinWindow);
       w.ssthresh_pkts = w.cwnd_pkts;
-      return;
+      return out;
     }
     grow_round_ = !grow_round_;
   }
   if (grow_round_ && flow.cwnd_limited)
     slow_start(w, ack.newly_acked);
+  return out;
 }
 
 std::vector<ParamSpec> Vegas::param_specs() {
@@ -52,26 +58,15 @@ std::vector<std::pair<std::string, std::string>> Vegas::check(const ParamValues&
   return {};
 }
 
-Vegas::Vegas(const ParamValues& p) : alpha_(p.get("alpha")), beta_(p.get("beta")), slow_start_(p.get("gamma")) {}
+Vegas::Vegas(const ParamValues& p) : alpha_(p.get("alpha")), beta_(p.get("beta")), core_(p.get("gamma")) {}
 
 void Vegas::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
-  if (flow.state != CaState::Open)
+  const VegasAck a = core_.on_ack(flow, w, ack);
+  if (!a.avoidance || !a.backlog)
     return;
-  std::optional<double> backlog;
-  if (ack.round_start) {
-    backlog = round_backlog(flow, w);
-    if (backlog)
-      diff_ = *backlog;
-  }
-  if (w.cwnd_pkts < w.ssthresh_pkts) {
-    slow_start_.on_ack(flow, w, ack, backlog);
-    return;
-  }
-  if (!backlog)
-    return;
-  if (*backlog < alpha_) {
+  if (*a.backlog < alpha_) {
     w.cwnd_pkts += 1;
-  } else if (*backlog > beta_) {
+  } else if (*a.backlog > beta_) {
     w.cwnd_pkts = std::max(w.cwnd_pkts - 1, kMinWindow);
     w.ssthresh_pkts = std::min(w.ssthresh_pkts, w.cwnd_pkts);  // stay out of slow start (Linux)
   }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "fastsim/cc/registry.hpp"
+#include "fastsim/tcp/rtt_estimator.hpp"
 
 namespace fastsim::testing {
 
@@ -30,7 +31,7 @@ class CcDriver {
     cc::FlowView v;
     v.now = now;
     v.in_flight_pkts = w.cwnd_pkts;
-    v.rtt = &rtt;
+    v.rtt = &rtt.view();
     v.state = state;
     v.cwnd_limited = true;
     v.round = round;
@@ -77,35 +78,18 @@ class CcDriver {
 
   std::unique_ptr<cc::CongestionControl> cc;
   cc::Window w{1000, 1};  // congestion avoidance by default
-  cc::RttView rtt;
+  /// The sender's own estimator: the same srtt, min/max and per-round statistics.
+  tcp::RttEstimator rtt{Duration::seconds_int(1), Duration::milliseconds(200), Duration::seconds_int(60)};
   Time now = Time::zero();
   uint64_t round = 0;
   cc::CaState state = cc::CaState::Open;
 
  private:
-  void add_sample(Duration s) {
-    rtt.srtt = rtt.srtt ? Duration::picoseconds((7 * rtt.srtt->ps() + s.ps()) / 8) : s;
-    rtt.min_rtt = rtt.min_rtt ? std::min(*rtt.min_rtt, s) : s;
-    rtt.max_rtt = rtt.max_rtt ? std::max(*rtt.max_rtt, s) : s;
-    rtt.latest = s;
-    if (cur_.samples == 0) {
-      cur_.min = cur_.max = s;
-    } else {
-      cur_.min = std::min(cur_.min, s);
-      cur_.max = std::max(cur_.max, s);
-    }
-    ++cur_.samples;
-    sum_ps_ += s.ps();
-  }
+  void add_sample(Duration s) { rtt.add_sample(s); }
   void end_round() {
-    cur_.mean = Duration::picoseconds(sum_ps_ / cur_.samples);
-    rtt.last_round = cur_;
-    cur_ = {};
-    sum_ps_ = 0;
+    rtt.end_round();
     ++round;
   }
-  cc::RoundRtt cur_;
-  int64_t sum_ps_ = 0;
 };
 
 }  // namespace fastsim::testing

@@ -30,7 +30,7 @@ Duration rtt_for_backlog(double w, double backlog) {
 CcDriver at_window(const std::string& algo, double w, const std::map<std::string, double>& params = {}) {
   CcDriver d(algo, params);
   d.w = {w, 1};
-  d.rtt.min_rtt = kBase;
+  d.rtt.set_min_rtt(kBase);
   return d;
 }
 }  // namespace
@@ -60,7 +60,7 @@ TEST_CASE("Vegas moves the window by one packet per RTT towards [alpha, beta] qu
 TEST_CASE("Vegas slow start doubles every other RTT and stops once gamma packets are queued", "[cc][vegas]") {
   CcDriver d("vegas");
   d.w = {10, 1e9};
-  d.rtt.min_rtt = kBase;
+  d.rtt.set_min_rtt(kBase);
   // Growth and measuring rounds alternate; the switch happens on the ACK that ends a
   // round: 10 -> 19 (grow) -> 20 (measure; its last ACK starts growing) -> 39 -> 40.
   d.round_trips(4, kBase);  // empty path: diff = 0

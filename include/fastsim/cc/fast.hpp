@@ -81,7 +81,7 @@ class Fast final : public CongestionControl {
   void end_slow_start(const FlowView& flow, Window& w);
   void begin_perturbation(const FlowView& flow, Window& w);
   void finish_measurement(const FlowView& flow, Window& w);
-  void arm(Time now);
+  void arm();
   void abandon_remedy();
   void update_pacing(const Window& w);
 

@@ -34,8 +34,7 @@ class QuickVegas final : public CongestionControl {
   void adjust(Window& w, double diff);
 
   double alpha_, beta_;
-  VegasSlowStart slow_start_;
-  double diff_ = 0;
+  VegasCore core_;
   double incr_ = 0;
   int succ_ = 0;
   bool adjust_round_ = false;

@@ -22,18 +22,27 @@ namespace fastsim::cc {
 /// Vegas's "extra data": packets queued by a flow with window `w` whose RTT is `rtt`.
 double vegas_backlog(double w, Duration base_rtt, Duration rtt);
 
-/// Vegas slow start shared by Vegas and Quick Vegas: doubling every other round, left
-/// when the backlog exceeds gamma (w cut by 1/8, ssthresh = w).
-class VegasSlowStart {
+/// What the shared part of a Vegas-family ACK leaves to the algorithm.
+struct VegasAck {
+  bool avoidance = false;         ///< congestion avoidance: the algorithm's own rule applies
+  std::optional<double> backlog;  ///< this ACK ended a round that allows a decision
+};
+
+/// The part Vegas and Quick Vegas share: nothing outside Open; at a round boundary the
+/// round's backlog estimate (>= 3 samples and a baseRTT); below ssthresh the Vegas slow
+/// start (doubling every other round, left when the backlog exceeds gamma with w cut by
+/// 1/8 and ssthresh = w).
+class VegasCore {
  public:
-  explicit VegasSlowStart(double gamma) : gamma_(gamma) {}
-  /// Handles an ACK while w < ssthresh; `backlog` is the round's estimate when
-  /// ack.round_start and the round had a decision (else nullopt).
-  void on_ack(const FlowView& flow, Window& w, const AckEvent& ack, std::optional<double> backlog);
+  explicit VegasCore(double gamma) : gamma_(gamma) {}
+  VegasAck on_ack(const FlowView& flow, Window& w, const AckEvent& ack);
+  /// The latest backlog estimate (packets).
+  [[nodiscard]] double diff() const { return diff_; }
 
  private:
   double gamma_;
   bool grow_round_ = true;
+  double diff_ = 0;
 };
 
 class Vegas final : public CongestionControl {
@@ -46,16 +55,12 @@ class Vegas final : public CongestionControl {
   void on_ack(const FlowView& flow, Window& w, const AckEvent& ack) override;
   [[nodiscard]] LossResponse on_loss(const FlowView& flow, const Window& w) override;
   [[nodiscard]] std::vector<std::string> trace_columns() const override { return {"vegas_diff"}; }
-  void snapshot(std::vector<double>& values) const override { values.push_back(diff_); }
-  [[nodiscard]] double diff() const { return diff_; }
+  void snapshot(std::vector<double>& values) const override { values.push_back(core_.diff()); }
+  [[nodiscard]] double diff() const { return core_.diff(); }
 
  private:
   double alpha_, beta_;
-  VegasSlowStart slow_start_;
-  double diff_ = 0;
+  VegasCore core_;
 };
-
-/// The round's backlog estimate if it can be made (>= 3 samples and a baseRTT).
-std::optional<double> round_backlog(const FlowView& flow, const Window& w);
 
 }  // namespace fastsim::cc
