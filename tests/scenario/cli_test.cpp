@@ -10,26 +10,14 @@
 #include "fastsim/cc/registry.hpp"
 
 namespace fs = std::filesystem;
+using fastsim::testing::read_file;
 using fastsim::testing::run_command;
+using fastsim::testing::temp_dir;
 
 namespace {
 
 const std::string kBinary = FASTSIM_BINARY;
 const std::string kSource = FASTSIM_SOURCE_DIR;
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-fs::path temp_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("fastsim-test-" + name + "-" + std::to_string(::getpid()));
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
 
 /// Every output file, except the wall-clock fields of summary.json.
 std::map<std::string, std::string> outputs(const fs::path& dir) {

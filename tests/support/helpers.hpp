@@ -2,8 +2,12 @@
 #pragma once
 
 #include <sys/wait.h>
+#include <unistd.h>
 #include <array>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -28,6 +32,22 @@ inline std::string dumbbell_json(const std::string& rate, const std::string& del
          R"(", "buffer": ")" + buffer + "\"" + extra_bottleneck +
          R"(}, "access": {"rate": "10Gbps", "buffer": "100000pkt"}}}, "defaults": )" + defaults + R"(, "flows": )" +
          flows + "}";
+}
+
+/// The whole content of a file ("" if it cannot be read).
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// A fresh, empty directory under the system temp dir, unique per test process.
+inline std::filesystem::path temp_dir(const std::string& name) {
+  const auto d = std::filesystem::temp_directory_path() / ("fastsim-test-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
 }
 
 struct CommandResult {
