@@ -1,4 +1,5 @@
-// 4-ary heap implementation of the pending-event set (see event_queue.hpp).
+// 4-ary heap of (time, seq, event) entries with an in-place re-key of the firing event
+// (see event_queue.hpp).
 #include "fastsim/core/event_queue.hpp"
 
 #include <cassert>
@@ -9,16 +10,44 @@ namespace {
 constexpr uint32_t kArity = 4;
 }
 
+Event* EventQueue::begin_fire() {
+  assert(!heap_.empty() && !firing_);
+  Event* ev = heap_.front().ev;
+  ev->index_ = Event::kNotScheduled;
+  firing_ = true;
+  return ev;
+}
+
+void EventQueue::finish_pop() {
+  firing_ = false;
+  const Entry last = heap_.back();
+  heap_.pop_back();
+  if (heap_.empty())
+    return;
+  place(last, 0);
+  sift_down(0);
+}
+
 void EventQueue::schedule(Event& ev, Time t) {
+  const Entry e{t, next_seq_++, &ev};
   ev.time_ = t;
-  ev.seq_ = next_seq_++;
+  if (firing_) {
+    if (heap_.front().ev == &ev) {  // the firing event reschedules itself: re-key the root
+      firing_ = false;
+      place(e, 0);
+      sift_down(0);
+      return;
+    }
+    finish_pop();
+  }
   if (ev.index_ == Event::kNotScheduled) {
-    heap_.push_back(&ev);
-    ev.index_ = static_cast<uint32_t>(heap_.size() - 1);
-    sift_up(ev.index_);
+    heap_.push_back(e);
+    sift_up(static_cast<uint32_t>(heap_.size() - 1));
   } else {
     // The new key may be earlier or later than the old one.
-    sift_up(ev.index_);
+    const uint32_t i = ev.index_;
+    place(e, i);
+    sift_up(i);
     sift_down(ev.index_);
   }
 }
@@ -26,42 +55,36 @@ void EventQueue::schedule(Event& ev, Time t) {
 void EventQueue::cancel(Event& ev) {
   if (ev.index_ == Event::kNotScheduled)
     return;
+  if (firing_)
+    finish_pop();
   remove_at(ev.index_);
 }
 
-Event* EventQueue::pop() {
-  assert(!heap_.empty());
-  Event* top = heap_.front();
-  remove_at(0);
-  return top;
-}
-
 void EventQueue::remove_at(uint32_t i) {
-  Event* gone = heap_[i];
-  Event* last = heap_.back();
+  heap_[i].ev->index_ = Event::kNotScheduled;
+  const Entry last = heap_.back();
   heap_.pop_back();
-  gone->index_ = Event::kNotScheduled;
-  if (last == gone)
+  if (i == heap_.size())
     return;
   place(last, i);
   sift_up(i);
-  sift_down(last->index_);
+  sift_down(last.ev->index_);
 }
 
 void EventQueue::sift_up(uint32_t i) {
-  Event* ev = heap_[i];
+  const Entry e = heap_[i];
   while (i > 0) {
     const uint32_t parent = (i - 1) / kArity;
-    if (!before(ev, heap_[parent]))
+    if (!before(e, heap_[parent]))
       break;
     place(heap_[parent], i);
     i = parent;
   }
-  place(ev, i);
+  place(e, i);
 }
 
 void EventQueue::sift_down(uint32_t i) {
-  Event* ev = heap_[i];
+  const Entry e = heap_[i];
   const auto n = static_cast<uint32_t>(heap_.size());
   for (;;) {
     const uint32_t first = i * kArity + 1;
@@ -73,12 +96,12 @@ void EventQueue::sift_down(uint32_t i) {
       if (before(heap_[c], heap_[best]))
         best = c;
     }
-    if (!before(heap_[best], ev))
+    if (!before(heap_[best], e))
       break;
     place(heap_[best], i);
     i = best;
   }
-  place(ev, i);
+  place(e, i);
 }
 
 }  // namespace fastsim

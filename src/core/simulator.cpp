@@ -26,10 +26,11 @@ void Simulator::run_until(Time end, const std::function<void()>& on_progress, ui
   stop_requested_ = false;
   uint64_t next_progress = events_ + progress_every;
   while (!queue_.empty() && queue_.top_time() <= end) {
-    Event* ev = queue_.pop();
+    Event* ev = queue_.begin_fire();
     now_ = ev->time();
     ++events_;
     ev->fire();
+    queue_.end_fire();
     if (stop_requested_)
       return;
     if (events_ >= next_progress) {

@@ -1,116 +1,314 @@
-// Drop-tail link with a single pending event per link (see link.hpp).
+// Drop-tail link with one pending event per link and chaining into single-fed links
+// (see link.hpp for the model and the choices).
 #include "fastsim/net/link.hpp"
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
 #include <utility>
+
+#include <fmt/format.h>
 
 namespace fastsim::net {
 
+namespace {
+constexpr uint64_t kInitialSlots = 16;
+constexpr uint64_t kPrefetchSlots = 6;  // 240 bytes ahead: slots due a few deliveries later
+}
+
 Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
-    : sim_(sim), pool_(pool), cfg_(std::move(cfg)), rng_(seed, "link/" + cfg_.id) {}
+    : sim_(sim), pool_(pool), cfg_(std::move(cfg)), rng_(seed, "link/" + cfg_.id), ring_(kInitialSlots),
+      mask_(kInitialSlots - 1) {}
+
+Duration Link::tx_time(uint32_t bytes) {
+  if (bytes != memo_bytes_) {
+    memo_bytes_ = bytes;
+    memo_tx_ = serialization_time(bytes, cfg_.rate);
+  }
+  return memo_tx_;
+}
+
+void Link::grow() {
+  std::vector<Slot> bigger(ring_.size() * 2);
+  const uint64_t mask = bigger.size() - 1;
+  for (uint64_t i = head_; i < tail_; ++i)
+    bigger[i & mask] = slot(i);
+  ring_ = std::move(bigger);
+  mask_ = mask;
+}
 
 void Link::integrate_queue(Time t) {
   counters_.queue_area += static_cast<double>(queued_pkts_) * (t - area_since_).to_seconds();
   area_since_ = t;
 }
 
-void Link::start_serializing(const Packet* p) {
-  counters_.busy += serialization_time(p->size_bytes, cfg_.rate);
-  counters_.bytes_sent += p->size_bytes;
+void Link::arrive(Slot& s) {
+  ++counters_.arrivals;
+  if (s.state == SlotState::kDropped) {
+    ++counters_.drops;
+    ++s.pkt->route->counters->queue_drops;
+    pool_.release(s.pkt);
+    s.pkt = nullptr;
+    return;
+  }
+  if (s.tx_start > s.in) {
+    integrate_queue(s.in);
+    ++queued_pkts_;
+    queued_bytes_ += s.size;
+    counters_.max_queue_pkts = std::max(counters_.max_queue_pkts, queued_pkts_);
+    period_max_queue_ = std::max(period_max_queue_, queued_pkts_);
+  } else {
+    counters_.busy += s.out - cfg_.delay - s.tx_start;
+    counters_.bytes_sent += s.size;
+  }
 }
 
-void Link::advance() {
-  const Time now = sim_.now();
-  while (waiting_ != nullptr && waiting_->tx_start <= now) {
-    integrate_queue(waiting_->tx_start);
-    --queued_pkts_;
-    queued_bytes_ -= waiting_->size_bytes;
-    start_serializing(waiting_);
-    waiting_ = waiting_->next;
+void Link::start(const Slot& s) {
+  integrate_queue(s.tx_start);
+  --queued_pkts_;
+  queued_bytes_ -= s.size;
+  counters_.busy += s.out - cfg_.delay - s.tx_start;
+  counters_.bytes_sent += s.size;
+}
+
+void Link::advance_view(Time now) {
+  for (;;) {
+    // Slots that never wait (dropped, or served at once) start on arrival.
+    while (started_ < arrived_ &&
+           (slot(started_).state == SlotState::kDropped || slot(started_).tx_start == slot(started_).in))
+      ++started_;
+    const bool can_start = started_ < arrived_ && slot(started_).tx_start <= now;
+    const bool can_arrive = arrived_ < tail_ && slot(arrived_).in <= now;
+    // At equal times a departure from the queue comes before an arrival into it.
+    if (can_start && (!can_arrive || slot(started_).tx_start <= slot(arrived_).in)) {
+      start(slot(started_++));
+    } else if (can_arrive) {
+      arrive(slot(arrived_++));
+    } else {
+      return;
+    }
   }
+}
+
+void Link::retire(Time now) {
+  while (head_ < arrived_) {
+    Slot& s = slot(head_);
+    switch (s.state) {
+      case SlotState::kPending:
+        return;
+      case SlotState::kDropped:
+        break;
+      case SlotState::kDelivered:  // counted when delivered
+        break;
+      case SlotState::kChained:
+        if (s.out > now)
+          return;
+        ++counters_.departures;
+        break;
+      case SlotState::kLost:
+        if (s.out > now)
+          return;
+        ++counters_.random_losses;
+        ++s.pkt->route->counters->random_losses;
+        pool_.release(s.pkt);
+        break;
+    }
+    pop_head(s);
+  }
+}
+
+void Link::pop_head(const Slot& s) {
+  if (admit_ == head_) {  // it started before any future input time
+    if (s.state != SlotState::kDropped) {
+      --admit_queue_pkts_;
+      admit_queue_bytes_ -= s.size;
+    }
+    ++admit_;
+  }
+  ++head_;
+}
+
+void Link::sync_due(Time now) {
+  advance_view(now);
+  retire(now);
+  // The earliest time at which the view or the retirement has work again.
+  Time due = Time::never();
+  if (arrived_ < tail_)
+    due = slot(arrived_).in;
+  if (started_ < arrived_)  // advance_view left started_ on a waiting slot
+    due = std::min(due, slot(started_).tx_start);
+  if (head_ < arrived_ && slot(head_).state != SlotState::kPending)  // chained or lost, on the wire
+    due = std::min(due, slot(head_).out);
+  next_due_ = due;
 }
 
 void Link::enqueue(Packet* p) {
-  advance();
-  ++counters_.arrivals;
-  const Time now = sim_.now();
-  const bool full = cfg_.buffer.packets != 0 ? queued_pkts_ + 1 > cfg_.buffer.packets
-                                             : queued_bytes_ + p->size_bytes > cfg_.buffer.bytes;
-  const Time start = std::max(now, busy_until_);
-  if (start > now && full) {
-    ++counters_.drops;
-    ++p->route->counters->queue_drops;
-    pool_.release(p);
-    return;
-  }
-  busy_until_ = start + serialization_time(p->size_bytes, cfg_.rate);
-  p->tx_start = start;
-  p->arrival = busy_until_ + cfg_.delay;
-  p->next = nullptr;
-  if (tail_ != nullptr) {
-    tail_->next = p;
-  } else {
-    head_ = p;
-  }
-  tail_ = p;
-  ++on_link_;
-  if (start > now) {
-    integrate_queue(now);
-    ++queued_pkts_;
-    queued_bytes_ += p->size_bytes;
-    counters_.max_queue_pkts = std::max(counters_.max_queue_pkts, queued_pkts_);
-    period_max_queue_ = std::max(period_max_queue_, queued_pkts_);
-    if (waiting_ == nullptr)
-      waiting_ = p;
-  } else {
-    start_serializing(p);
-  }
-  if (head_ == p)
-    sim_.schedule_at(head_event_, p->arrival);
+  if (feeder_ != nullptr)
+    unexpected_feeder();
+  accept(p, sim_.now());
 }
 
-void Link::on_head_arrival() {
-  advance();
-  Packet* p = head_;
-  head_ = p->next;
-  if (head_ == nullptr)
-    tail_ = nullptr;
-  --on_link_;
-  if (head_ != nullptr)
-    sim_.schedule_at(head_event_, head_->arrival);
+void Link::accept(Packet* p, Time in) {
+  sync();
+  // Admission is decided at the packet's own arrival time `in`: what waits then.
+  while (admit_ < tail_) {
+    const Slot& s = slot(admit_);
+    if (s.state != SlotState::kDropped) {
+      if (s.tx_start > in)
+        break;
+      --admit_queue_pkts_;
+      admit_queue_bytes_ -= s.size;
+    }
+    ++admit_;
+  }
+  if (tail_ - head_ == ring_.size())
+    grow();
+  const uint64_t idx = tail_++;
+  Slot& s = slot(idx);
+  s.pkt = p;
+  s.in = in;
+  s.size = p->size_bytes;
+  const Time start = std::max(in, busy_until_);
+  if (start > in) {
+    const bool full = cfg_.buffer.packets != 0 ? admit_queue_pkts_ + 1 > cfg_.buffer.packets
+                                               : admit_queue_bytes_ + s.size > cfg_.buffer.bytes;
+    if (full) {
+      s.state = SlotState::kDropped;
+      s.tx_start = in;
+      s.out = in;
+      if (deliver_ == idx)
+        deliver_ = tail_;
+      note_arrival(s);
+      return;
+    }
+    ++admit_queue_pkts_;
+    admit_queue_bytes_ += s.size;
+  } else {
+    admit_ = tail_;  // everything before has started; this one starts at once
+  }
+  s.tx_start = start;
+  busy_until_ = start + tx_time(s.size);
+  s.out = busy_until_ + cfg_.delay;
   if (injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && rng_.bernoulli(cfg_.loss_rate))) {
     if (injected_losses_ > 0)
       --injected_losses_;
-    ++counters_.random_losses;
-    ++p->route->counters->random_losses;
-    pool_.release(p);
+    s.state = SlotState::kLost;
+    if (deliver_ == idx)
+      deliver_ = tail_;
+    note_arrival(s);
     return;
   }
+  const auto& links = p->route->links;
+  Link* next = p->hop + 1u < links.size() ? links[p->hop + 1u] : nullptr;
+  if (next != nullptr && next->feeder_ == this) {
+    s.state = SlotState::kChained;
+    if (deliver_ == idx)
+      deliver_ = tail_;
+    note_arrival(s);
+    ++p->hop;
+    next->accept(p, s.out);
+    return;
+  }
+  s.state = SlotState::kPending;
+  note_arrival(s);
+  if (deliver_ == idx)
+    sim_.schedule_at(delivery_event_, s.out);
+}
+
+void Link::note_arrival(Slot& s) {
+  if (s.in > sim_.now()) {  // chained from the feeder: arrives later
+    next_due_ = std::min(next_due_, s.in);
+    return;
+  }
+  // Arriving now, after sync(): the view is exactly at this slot.
+  const bool on_wire = s.state == SlotState::kChained || s.state == SlotState::kLost;
+  arrive(s);
+  ++arrived_;
+  if (s.state != SlotState::kDropped && s.tx_start > s.in)
+    next_due_ = std::min(next_due_, s.tx_start);
+  else if (on_wire && head_ + 1 == arrived_)
+    next_due_ = std::min(next_due_, s.out);
+}
+
+void Link::on_delivery() {
+  const uint64_t delivered = deliver_;
+  Slot& s = slot(delivered);
+  Packet* p = s.pkt;
+  s.state = SlotState::kDelivered;
   ++counters_.departures;
-  forward(p);
+  uint64_t i = deliver_ + 1;
+  while (i < tail_ && slot(i).state != SlotState::kPending)
+    ++i;
+  deliver_ = i;
+  if (i < tail_) {
+    sim_.schedule_at(delivery_event_, slot(i).out);
+    // The next packet and the ring a few slots on were last touched when they entered
+    // (possibly a long queue ago): fetch them while other events run.
+    __builtin_prefetch(slot(i).pkt);
+    __builtin_prefetch(&slot(i + kPrefetchSlots));
+  }
+  sync();
+  if (head_ == delivered && arrived_ > delivered) {  // the usual case: it was the oldest packet
+    pop_head(slot(delivered));
+    if (head_ < arrived_ && slot(head_).state != SlotState::kPending)
+      next_due_ = std::min(next_due_, slot(head_).out);
+  }
+  ++p->hop;
+  if (p->hop < p->route->links.size()) {
+    Link* next = p->route->links[p->hop];
+    if (next->feeder_ != nullptr)
+      next->unexpected_feeder();
+    next->accept(p, sim_.now());
+  } else {
+    p->route->sink->receive(p);
+  }
+}
+
+void Link::unexpected_feeder() const {
+  throw std::logic_error(fmt::format(
+      "link {}: a packet arrived from somewhere other than its single feeder {} (a route was not wired)", cfg_.id,
+      feeder_->id()));
 }
 
 const LinkCounters& Link::counters() {
-  advance();
+  sync();
   integrate_queue(sim_.now());
   return counters_;
 }
 
 uint64_t Link::queue_packets() {
-  advance();
+  sync();
   return queued_pkts_;
 }
 
+uint64_t Link::queue_bytes() {
+  sync();
+  return queued_bytes_;
+}
+
 uint64_t Link::take_period_max_queue() {
-  advance();
+  sync();
   const uint64_t m = period_max_queue_;
   period_max_queue_ = queued_pkts_;
   return m;
 }
 
-uint64_t Link::queue_bytes() {
-  advance();
-  return queued_bytes_;
+uint64_t Link::packets_on_link() {
+  sync();
+  uint64_t n = 0;
+  for_each_packet([&](const Packet&) { ++n; });
+  return n;
+}
+
+void wire_single_fed_links(std::span<const Route* const> routes) {
+  std::map<Link*, std::set<const Link*>> feeders;  // nullptr stands for a host
+  for (const Route* r : routes) {
+    for (size_t i = 0; i < r->links.size(); ++i)
+      feeders[r->links[i]].insert(i == 0 ? nullptr : r->links[i - 1]);
+  }
+  for (auto& [link, from] : feeders)
+    link->set_single_feeder(from.size() == 1 ? *from.begin() : nullptr);
 }
 
 }  // namespace fastsim::net

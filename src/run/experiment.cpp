@@ -160,6 +160,14 @@ Experiment::Experiment(const config::Scenario& scenario, std::string version)
   build_network();
   build_flows();
   build_udp_sources();
+  std::vector<const net::Route*> routes;
+  for (const auto& f : flows_) {
+    routes.push_back(&f->data_route);
+    routes.push_back(&f->ack_route);
+  }
+  for (const auto& u : udp_)
+    routes.push_back(&u->route);
+  net::wire_single_fed_links(routes);
 }
 
 namespace {

@@ -31,7 +31,6 @@ class Event {
   friend class EventQueue;
   static constexpr uint32_t kNotScheduled = UINT32_MAX;
   Time time_;
-  uint64_t seq_ = 0;
   uint32_t index_ = kNotScheduled;
 };
 

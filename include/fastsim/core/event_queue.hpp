@@ -1,7 +1,13 @@
-// Pending-event set: a vector-backed 4-ary min-heap of intrusive events keyed by
-// (time, seq), writing each event's index back into it.
-// Complexity: schedule, cancel, reschedule O(log4 n); pop O(4 log4 n); no allocation
-// once the vector has grown to the peak number of pending events.
+// The pending-event set: a vector-backed 4-ary min-heap ordered by (time, seq).
+// - seq is a global scheduling counter, so simultaneous events fire in the order they
+//   were scheduled (ns-3's (time, uid) tie-break): runs are reproducible.
+// - Each heap entry holds its key next to the event pointer, so sifting compares
+//   contiguous memory and touches an event only to write back its index (OMNeT++'s
+//   intrusive events): O(log n) schedule, cancel and reschedule without allocation.
+// - Firing is a two-step protocol: begin_fire() hands out the earliest event but leaves
+//   it at the root; if the handler reschedules that same event first (a link's next
+//   delivery, a periodic timer), the root is re-keyed in place with one sift-down
+//   instead of a removal plus an insertion. Any other operation completes the removal.
 #pragma once
 
 #include <cstddef>
@@ -18,26 +24,40 @@ class EventQueue {
   void schedule(Event& ev, Time t);
   /// Removes `ev` if pending; no-op otherwise.
   void cancel(Event& ev);
-  [[nodiscard]] bool empty() const { return heap_.empty(); }
-  [[nodiscard]] size_t size() const { return heap_.size(); }
-  [[nodiscard]] Time top_time() const { return heap_.front()->time_; }
-  /// Removes and returns the earliest event. Precondition: !empty().
-  Event* pop();
+  [[nodiscard]] bool empty() const { return size() == 0; }
+  [[nodiscard]] size_t size() const { return heap_.size() - (firing_ ? 1 : 0); }
+  /// Time of the earliest pending event. Precondition: !empty() and no event firing.
+  [[nodiscard]] Time top_time() const { return heap_.front().time; }
+  /// Hands out the earliest event, which counts as no longer pending from now on.
+  /// Precondition: !empty(); end_fire() must follow before the next begin_fire().
+  Event* begin_fire();
+  /// Completes the removal of the fired event unless its handler rescheduled it.
+  void end_fire() {
+    if (firing_)
+      finish_pop();
+  }
 
  private:
-  static bool before(const Event* a, const Event* b) {
-    return a->time_ < b->time_ || (a->time_ == b->time_ && a->seq_ < b->seq_);
+  struct Entry {
+    Time time;
+    uint64_t seq;
+    Event* ev;
+  };
+  static bool before(const Entry& a, const Entry& b) {
+    return a.time < b.time || (a.time == b.time && a.seq < b.seq);
   }
-  void place(Event* ev, uint32_t i) {
-    heap_[i] = ev;
-    ev->index_ = i;
+  void place(const Entry& e, uint32_t i) {
+    heap_[i] = e;
+    e.ev->index_ = i;
   }
+  void finish_pop();
   void sift_up(uint32_t i);
   void sift_down(uint32_t i);
   void remove_at(uint32_t i);
 
-  std::vector<Event*> heap_;
+  std::vector<Entry> heap_;
   uint64_t next_seq_ = 0;
+  bool firing_ = false;  // heap_[0] is the event being fired, logically removed
 };
 
 }  // namespace fastsim

@@ -1,20 +1,36 @@
 // A unidirectional link: drop-tail FIFO -> transmitter -> propagation delay line,
 // with optional seeded Bernoulli loss on the wire.
-// Follows htsim's "one pending event per FIFO": every packet on the link (waiting,
-// being serialized, or propagating) sits in one intrusive FIFO; since serialization
-// is work-conserving and the delay is fixed, each packet's transmission start and
-// arrival time are known when it is enqueued, and only the head's arrival is in the
-// global event queue. Choices:
+// Follows htsim's "one pending event per FIFO", extended to whole chains of links:
+// - Serialization is work-conserving and the delay fixed, so a packet's transmission
+//   start and its arrival at the far end are known when it enters the link. Every
+//   packet on the link (waiting, serializing, propagating) is one slot of a contiguous
+//   ring (time stamps next to the packet pointer, so walking the queue never touches
+//   cold packet memory); only the earliest delivery is in the global event queue.
+// - Chaining: a link fed by exactly one other link (an access link behind a bottleneck,
+//   the reverse access link behind the reverse bottleneck) receives every packet in
+//   order, so its feeder hands a packet over at the moment the packet *enters* the
+//   feeder, stamped with its future arrival time, and no event marks the hop between
+//   them. Queue, drop and counter state is still evaluated at the true times: every
+//   statistic is brought up to `now` lazily from the slots' time stamps (arrival,
+//   transmission start, departure), so sampling sees exactly what an event-per-hop
+//   link would. Which links are single-fed is set once from all routes before the run
+//   (wire_single_fed_links); a packet reaching such a link from elsewhere is a logic
+//   error and throws.
+// Choices:
 // - The buffer limit counts packets (or bytes) waiting, not the one being serialized
 //   (as ns-3's point-to-point device queue); "drop-tail" drops the arriving packet.
-// - Random loss is applied after serialization (the packet used the link, then was
-//   corrupted), like a receive-side error model.
+// - Random loss is drawn when the packet enters the link, in FIFO order (the same draw
+//   sequence as drawing at the far end); the packet still occupies the wire and is
+//   counted lost when it would have arrived. A loss-rate change (set_loss_rate,
+//   inject_losses) applies to packets entering after it.
 // - The queue length is integrated exactly over time (mean queue); a packet's
 //   serialization counts towards utilization in the sample period where it starts.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "fastsim/core/rng.hpp"
 #include "fastsim/core/simulator.hpp"
@@ -56,15 +72,19 @@ class Link {
   Link(const Link&) = delete;
   Link& operator=(const Link&) = delete;
 
-  /// A packet arrives at the link's input at the current time.
+  /// A host puts a packet on the link's input at the current time.
   void enqueue(Packet* p);
 
   [[nodiscard]] const LinkConfig& config() const { return cfg_; }
-  /// Changes the Bernoulli loss rate from now on (outages, tests); 1.0 is a black hole.
+  /// Changes the Bernoulli loss rate for packets entering from now on; 1.0 is a black hole.
   void set_loss_rate(double p) { cfg_.loss_rate = p; }
-  /// The next `n` packets to finish crossing the link are lost on the wire (counted as
-  /// random losses): a deterministic single-loss event for experiments and tests.
+  /// The next `n` packets admitted to the link are lost on the wire (counted as random
+  /// losses): a deterministic single-loss event for experiments and tests.
   void inject_losses(uint32_t n) { injected_losses_ += n; }
+  /// Declares that every packet entering this link comes out of `feeder` (see the file
+  /// comment). Set before the run, from all routes.
+  void set_single_feeder(const Link* feeder) { feeder_ = feeder; }
+  [[nodiscard]] const Link* single_feeder() const { return feeder_; }
   [[nodiscard]] const std::string& id() const { return cfg_.id; }
   /// Counters brought up to the current time.
   [[nodiscard]] const LinkCounters& counters();
@@ -72,59 +92,105 @@ class Link {
   [[nodiscard]] uint64_t queue_bytes();
   /// Largest queue (packets) since the previous call; restarts from the current queue.
   [[nodiscard]] uint64_t take_period_max_queue();
-  /// Packets on the link (waiting, serializing or propagating).
-  [[nodiscard]] uint64_t packets_on_link() const { return on_link_; }
-  /// Visits every packet waiting in the buffer (not yet serializing), oldest first.
+  /// Packets on the link now (waiting, serializing or propagating).
+  [[nodiscard]] uint64_t packets_on_link();
+  /// Visits every packet waiting in the buffer now (not yet serializing), oldest first.
   template <class Fn>
   void for_each_queued(Fn&& fn) {
-    advance();
-    for (const Packet* p = waiting_; p != nullptr; p = p->next)
-      fn(*p);
+    sync();
+    for (uint64_t i = started_; i < arrived_; ++i) {
+      const Slot& s = slot(i);
+      if (s.state != SlotState::kDropped && s.tx_start > s.in)
+        fn(*s.pkt);
+    }
   }
-  /// Visits every packet on the link (for conservation checks).
+  /// Visits every packet on the link now (for conservation checks).
   template <class Fn>
   void for_each_packet(Fn&& fn) const {
-    for (const Packet* p = head_; p != nullptr; p = p->next)
-      fn(*p);
+    const Time now = sim_.now();
+    for (uint64_t i = head_; i < tail_; ++i) {
+      const Slot& s = slot(i);
+      if (s.state != SlotState::kDropped && s.in <= now && now < s.out)
+        fn(*s.pkt);
+    }
   }
 
  private:
-  void on_head_arrival();
-  void advance();  // starts serializing every waiting packet whose turn has come
-  void start_serializing(const Packet* p);
+  enum class SlotState : uint8_t {
+    kPending,    // waits for its delivery event at `out`
+    kDelivered,  // delivery event done
+    kChained,    // already handed to the next (single-fed) link
+    kLost,       // random loss: leaves the wire at `out` into the pool
+    kDropped,    // drop-tail drop at `in` (a tombstone until then)
+  };
+  /// One packet on the link, with its precomputed times.
+  struct Slot {
+    Packet* pkt;
+    Time in;        // arrival at the link's input
+    Time tx_start;  // serialization start (== in if it did not wait)
+    Time out;       // arrival at the far end
+    uint32_t size;
+    SlotState state;
+  };
+
+  /// Takes `p` at its arrival time `in` (>= now, non-decreasing over calls).
+  void accept(Packet* p, Time in);
+  void on_delivery();
+  /// Brings queue statistics up to now and frees slots whose packets have left.
+  void sync() {
+    const Time now = sim_.now();
+    if (now >= next_due_)
+      sync_due(now);
+  }
+  void sync_due(Time now);
+  void advance_view(Time now);
+  void retire(Time now);
+  void arrive(Slot& s);
+  void note_arrival(Slot& s);
+  void pop_head(const Slot& s);
+  void start(const Slot& s);
   void integrate_queue(Time t);
+  [[nodiscard]] Duration tx_time(uint32_t bytes);
+  void grow();
+  Slot& slot(uint64_t i) { return ring_[i & mask_]; }
+  [[nodiscard]] const Slot& slot(uint64_t i) const { return ring_[i & mask_]; }
+  [[noreturn]] void unexpected_feeder() const;
 
   Simulator& sim_;
   PacketPool& pool_;
   LinkConfig cfg_;
   RandomStream rng_;
+  const Link* feeder_ = nullptr;
   uint32_t injected_losses_ = 0;
-  MemberEvent<Link, &Link::on_head_arrival> head_event_{this};
+  MemberEvent<Link, &Link::on_delivery> delivery_event_{this};
 
-  Packet* head_ = nullptr;  // oldest packet on the link
-  Packet* tail_ = nullptr;
-  Packet* waiting_ = nullptr;  // first packet whose serialization has not started
+  // Slots [head_, tail_) are live; indices grow monotonically and wrap by mask_.
+  std::vector<Slot> ring_;
+  uint64_t mask_ = 0;
+  uint64_t head_ = 0;
+  uint64_t tail_ = 0;
+  uint64_t deliver_ = 0;  // first kPending slot (tail_ if none)
+  // Admission view, at the latest input time: slots [admit_, tail_) not dropped wait at that time.
+  uint64_t admit_ = 0;
+  uint64_t admit_queue_pkts_ = 0;
+  uint64_t admit_queue_bytes_ = 0;
   Time busy_until_ = Time::zero();
+  // Real-time view, at now: slots before arrived_ have arrived; queued ones before started_ have started.
+  uint64_t arrived_ = 0;
+  uint64_t started_ = 0;
   uint64_t queued_pkts_ = 0;
   uint64_t queued_bytes_ = 0;
-  uint64_t on_link_ = 0;
   uint64_t period_max_queue_ = 0;
+  Time next_due_ = Time::never();  // sync() has nothing to do before this time
   Time area_since_ = Time::zero();
   LinkCounters counters_;
+  // Serialization time of the last packet size seen (most packets share one of two sizes).
+  uint32_t memo_bytes_ = 0;
+  Duration memo_tx_;
 };
 
-/// Moves `p` to its next hop or delivers it to its route's sink.
-inline void forward(Packet* p);
+/// Marks every link that only one other link feeds, over all `routes` of the run
+/// (packets a host puts on a link count as another feeder).
+void wire_single_fed_links(std::span<const Route* const> routes);
 
-}  // namespace fastsim::net
-
-namespace fastsim::net {
-inline void forward(Packet* p) {
-  ++p->hop;
-  if (p->hop < p->route->links.size()) {
-    p->route->links[p->hop]->enqueue(p);
-  } else {
-    p->route->sink->receive(p);
-  }
-}
 }  // namespace fastsim::net

@@ -23,8 +23,6 @@ struct SackBlock {
 struct Packet {
   Packet* next = nullptr;        ///< intrusive FIFO link (queue, delay line, free list)
   const Route* route = nullptr;  ///< path from source to sink
-  Time arrival;                  ///< link scratch: arrival time at the far end of the current link
-  Time tx_start;                 ///< link scratch: when its serialization starts
   uint32_t size_bytes = 0;       ///< on-the-wire size
   uint16_t hop = 0;              ///< index into route->links of the link it is on
   bool is_ack = false;
