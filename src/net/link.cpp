@@ -13,12 +13,12 @@
 namespace fastsim::net {
 
 namespace {
-constexpr uint64_t kInitialSlots = 16;
+constexpr uint64_t kInitialSlots = 4;  // grows by doubling; most access links stay small
 constexpr uint64_t kPrefetchSlots = 6;  // 240 bytes ahead: slots due a few deliveries later
 }
 
 Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
-    : sim_(sim), pool_(pool), cfg_(std::move(cfg)), rng_(seed, "link/" + cfg_.id), ring_(kInitialSlots),
+    : sim_(sim), pool_(pool), cfg_(std::move(cfg)), seed_(seed), ring_(kInitialSlots),
       mask_(kInitialSlots - 1) {}
 
 Duration Link::tx_time(uint32_t bytes) {
@@ -27,6 +27,12 @@ Duration Link::tx_time(uint32_t bytes) {
     memo_tx_ = serialization_time(bytes, cfg_.rate);
   }
   return memo_tx_;
+}
+
+RandomStream& Link::loss_rng() {
+  if (!rng_)
+    rng_ = std::make_unique<RandomStream>(seed_, "link/" + cfg_.id);
+  return *rng_;
 }
 
 void Link::grow() {
@@ -190,7 +196,7 @@ void Link::accept(Packet* p, Time in) {
   s.tx_start = start;
   busy_until_ = start + tx_time(s.size);
   s.out = busy_until_ + cfg_.delay;
-  if (injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && rng_.bernoulli(cfg_.loss_rate))) {
+  if (injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && loss_rng().bernoulli(cfg_.loss_rate))) {
     if (injected_losses_ > 0)
       --injected_losses_;
     s.state = SlotState::kLost;

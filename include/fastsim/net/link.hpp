@@ -28,6 +28,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -151,6 +152,7 @@ class Link {
   void start(const Slot& s);
   void integrate_queue(Time t);
   [[nodiscard]] Duration tx_time(uint32_t bytes);
+  RandomStream& loss_rng();
   void grow();
   Slot& slot(uint64_t i) { return ring_[i & mask_]; }
   [[nodiscard]] const Slot& slot(uint64_t i) const { return ring_[i & mask_]; }
@@ -159,7 +161,8 @@ class Link {
   Simulator& sim_;
   PacketPool& pool_;
   LinkConfig cfg_;
-  RandomStream rng_;
+  uint64_t seed_;
+  std::unique_ptr<RandomStream> rng_;  // made on first use: 2.5 KB that lossless links do without
   const Link* feeder_ = nullptr;
   uint32_t injected_losses_ = 0;
   MemberEvent<Link, &Link::on_delivery> delivery_event_{this};
