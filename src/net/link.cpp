@@ -13,13 +13,12 @@
 namespace fastsim::net {
 
 namespace {
-constexpr uint64_t kInitialSlots = 4;  // grows by doubling; most access links stay small
+constexpr uint64_t kInitialSlots = 4;   // grows by doubling; most access links stay small
 constexpr uint64_t kPrefetchSlots = 6;  // 240 bytes ahead: slots due a few deliveries later
-}
+}  // namespace
 
 Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
-    : sim_(sim), pool_(pool), cfg_(std::move(cfg)), seed_(seed), ring_(kInitialSlots),
-      mask_(kInitialSlots - 1) {}
+    : sim_(sim), pool_(pool), cfg_(std::move(cfg)), seed_(seed), ring_(kInitialSlots), mask_(kInitialSlots - 1) {}
 
 Duration Link::tx_time(uint32_t bytes) {
   if (bytes != memo_bytes_) {
@@ -272,9 +271,9 @@ void Link::on_delivery() {
 }
 
 void Link::unexpected_feeder() const {
-  throw std::logic_error(fmt::format(
-      "link {}: a packet arrived from somewhere other than its single feeder {} (a route was not wired)", cfg_.id,
-      feeder_->id()));
+  throw std::logic_error(
+      fmt::format("link {}: a packet arrived from somewhere other than its single feeder {} (a route was not wired)",
+                  cfg_.id, feeder_->id()));
 }
 
 const LinkCounters& Link::counters() {

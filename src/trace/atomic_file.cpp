@@ -14,7 +14,8 @@ constexpr size_t kBufferBytes = 4096;
 }  // namespace
 
 AtomicFile::AtomicFile(std::string path)
-    : path_(std::move(path)), tmp_(path_ + ".tmp"),
+    : path_(std::move(path)),
+      tmp_(path_ + ".tmp"),
       out_(std::make_unique<fmt::ostream>(fmt::output_file(tmp_, fmt::buffer_size = kBufferBytes))) {}
 
 AtomicFile::~AtomicFile() {

@@ -3,6 +3,8 @@
 // FIFO order, exact queue integral, and conservation.
 #include <catch2/catch.hpp>
 
+#include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "fastsim/net/link.hpp"
@@ -140,4 +142,120 @@ TEST_CASE("the mean queue is the exact time integral", "[link]") {
     b.inject(i);
   b.sim.run_until(Time::at(Duration::milliseconds(20)));
   CHECK(b.link.counters().queue_area == Approx(0.055));  // (10+9+...+1) packet-ms
+}
+
+namespace {
+/// Host -> fast link -> slow link -> sink, with the slow link optionally chained
+/// (handed packets when they enter the fast one) instead of fed by delivery events.
+struct Chain {
+  Simulator sim;
+  PacketPool pool;
+  Link fast{sim, pool, {"fast", Rate{100'000'000}, Duration::milliseconds(3), {1000, 0}, 0.0}, 7};
+  Link slow{sim, pool, {"slow", Rate{10'000'000}, Duration::milliseconds(2), {20, 0}, 0.0}, 7};
+  Sink sink;
+  RouteCounters counters;
+  Route route;
+  explicit Chain(bool chained) {
+    sink.pool = &pool;
+    sink.sim = &sim;
+    route.links = {&fast, &slow};
+    route.sink = &sink;
+    route.counters = &counters;
+    const Route* routes[] = {&route};
+    if (chained)
+      wire_single_fed_links(routes);
+  }
+  void burst(uint64_t first, uint64_t n) {
+    for (uint64_t i = first; i < first + n; ++i) {
+      Packet* p = pool.acquire();
+      p->route = &route;
+      p->size_bytes = 1500;
+      p->seq = i;
+      fast.enqueue(p);
+    }
+  }
+  struct Snapshot {
+    uint64_t arrivals, drops, departures, queue, on_link, max_queue, live;
+    double area;
+    bool operator==(const Snapshot&) const = default;
+  };
+  Snapshot snapshot() {
+    const auto c = slow.counters();
+    return {c.arrivals,       c.drops,     c.departures, slow.queue_packets(), slow.packets_on_link(),
+            c.max_queue_pkts, pool.live(), c.queue_area};
+  }
+};
+}  // namespace
+
+TEST_CASE("a chained link behaves exactly like one fed by delivery events", "[link][chain]") {
+  Chain events(false), chained(true);
+  CHECK(chained.slow.single_feeder() == &chained.fast);
+  CHECK(events.slow.single_feeder() == nullptr);
+  // Two bursts that overflow the slow link's 20-packet buffer, the second while the
+  // first is still queued; compare every statistic of the slow link at many instants.
+  for (Chain* c : {&events, &chained}) {
+    c->burst(0, 40);
+    c->sim.call_at(Time::at(Duration::milliseconds(10)), [c] { c->burst(40, 30); });
+  }
+  for (int step = 1; step <= 120; ++step) {
+    const Time t = Time::at(Duration::microseconds(500) * step);
+    events.sim.run_until(t);
+    chained.sim.run_until(t);
+    INFO("t = " << t.to_seconds());
+    CHECK(chained.snapshot() == events.snapshot());
+  }
+  CHECK(chained.sink.times == events.sink.times);
+  CHECK(chained.sink.seqs == events.sink.seqs);
+  CHECK(events.slow.counters().drops > 0);
+  // A drop is counted when the packet reaches the slow link, not when it entered the
+  // fast one (t = 0, when the chained link already knew it would not fit).
+  Chain reference(false), early(true);
+  reference.burst(0, 40);
+  early.burst(0, 40);
+  Time first_drop = Time::zero();
+  while (reference.slow.counters().drops == 0) {
+    first_drop = first_drop + Duration::microseconds(1);
+    reference.sim.run_until(first_drop);
+  }
+  CHECK(first_drop > Time::at(Duration::milliseconds(3)));
+  early.sim.run_until(first_drop - Duration::microseconds(1));
+  CHECK(early.slow.counters().drops == 0);
+  CHECK(early.counters.queue_drops == 0);
+  early.sim.run_until(first_drop);
+  CHECK(early.slow.counters().drops == 1);
+  CHECK(early.counters.queue_drops == 1);
+  CHECK(chained.pool.live() == 0);
+  CHECK(events.sim.events_processed() > chained.sim.events_processed());  // the hop between them costs no event
+}
+
+TEST_CASE("single-fed links are found from the routes; a packet from elsewhere is a logic error", "[link][chain]") {
+  Simulator sim;
+  PacketPool pool;
+  auto make = [&](const char* id) {
+    return std::make_unique<Link>(sim, pool,
+                                  LinkConfig{id, Rate{1'000'000'000}, Duration::milliseconds(1), {100, 0}, 0.0}, 1);
+  };
+  auto a1 = make("a1"), a2 = make("a2"), core = make("core"), out1 = make("out1"), out2 = make("out2");
+  Sink sink;
+  sink.pool = &pool;
+  sink.sim = &sim;
+  RouteCounters counters;
+  Route r1{{a1.get(), core.get(), out1.get()}, &sink, &counters};
+  Route r2{{a2.get(), core.get(), out2.get()}, &sink, &counters};
+  Route direct{{out1.get()}, &sink, &counters};  // a host also puts packets on out1
+  const Route* two[] = {&r1, &r2};
+  wire_single_fed_links(two);
+  CHECK(a1->single_feeder() == nullptr);    // fed by a host
+  CHECK(core->single_feeder() == nullptr);  // fed by a1 and a2
+  CHECK(out1->single_feeder() == core.get());
+  CHECK(out2->single_feeder() == core.get());
+  Packet* p = pool.acquire();
+  p->route = &direct;
+  p->size_bytes = 1500;
+  CHECK_THROWS_AS(out1->enqueue(p), std::logic_error);
+  pool.release(p);
+  const Route* three[] = {&r1, &r2, &direct};
+  wire_single_fed_links(three);
+  CHECK(out1->single_feeder() == nullptr);
+  CHECK(out2->single_feeder() == core.get());
 }

@@ -43,9 +43,7 @@ class EventQueue {
     uint64_t seq;
     Event* ev;
   };
-  static bool before(const Entry& a, const Entry& b) {
-    return a.time < b.time || (a.time == b.time && a.seq < b.seq);
-  }
+  static bool before(const Entry& a, const Entry& b) { return a.time < b.time || (a.time == b.time && a.seq < b.seq); }
   void place(const Entry& e, uint32_t i) {
     heap_[i] = e;
     e.ev->index_ = i;
