@@ -167,6 +167,8 @@ void Link::accept(Packet* p, Time in) {
     }
     ++admit_;
   }
+  // The slots the admission and start cursors reach next were written a queue ago.
+  __builtin_prefetch(&slot(admit_ + kPrefetchSlots));
   if (tail_ - head_ == ring_.size())
     grow();
   const uint64_t idx = tail_++;
