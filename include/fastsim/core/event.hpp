@@ -1,5 +1,5 @@
 // An intrusive, reusable simulation event (OMNeT++/htsim style).
-// - Components own their events as members (link head arrival, RTO, delayed-ACK
+// - Components own their events as members (a link's next delivery, RTO, delayed-ACK
 //   timer, sampler tick); nothing is allocated to schedule one.
 // - The event stores its own heap index so cancel and reschedule are O(log n).
 // - Ordering is (time, seq): seq is assigned when the event is (re)scheduled, so
