@@ -21,20 +21,7 @@ const std::string kSource = FASTSIM_SOURCE_DIR;
 
 /// Every output file, except the wall-clock fields of summary.json.
 std::map<std::string, std::string> outputs(const fs::path& dir) {
-  std::map<std::string, std::string> files;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    if (!e.is_regular_file())
-      continue;
-    std::string text = read_file(e.path());
-    if (e.path().filename() == "summary.json") {
-      auto j = nlohmann::json::parse(text);
-      j.erase("wall_time_s");
-      j.erase("peak_rss_mb");
-      text = j.dump();
-    }
-    files[fs::relative(e.path(), dir).string()] = text;
-  }
-  return files;
+  return fastsim::testing::run_outputs(dir, {"wall_time_s", "peak_rss_mb"});
 }
 
 const char* kValid = R"({

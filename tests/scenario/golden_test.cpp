@@ -21,26 +21,9 @@ using fastsim::testing::run_command;
 
 namespace {
 
-/// summary.json without the engine measurements, pretty-printed (stable key order).
-std::string model_summary(const std::string& text) {
-  auto j = nlohmann::json::parse(text);
-  for (const char* key : {"wall_time_s", "peak_rss_mb", "events", "events_per_data_packet"})
-    j.erase(key);
-  return j.dump(1) + "\n";
-}
-
-/// Relative path -> content of every output file of a run directory.
+/// Every output file; summary.json without the engine measurements, pretty-printed.
 std::map<std::string, std::string> outputs(const fs::path& dir) {
-  std::map<std::string, std::string> files;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) {
-    if (!e.is_regular_file())
-      continue;
-    std::string text = read_file(e.path());
-    if (e.path().filename() == "summary.json")
-      text = model_summary(text);
-    files[fs::relative(e.path(), dir).string()] = text;
-  }
-  return files;
+  return fastsim::testing::run_outputs(dir, {"wall_time_s", "peak_rss_mb", "events", "events_per_data_packet"}, 1);
 }
 
 }  // namespace

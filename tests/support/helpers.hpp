@@ -7,8 +7,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -48,6 +50,27 @@ inline std::filesystem::path temp_dir(const std::string& name) {
   std::filesystem::remove_all(d);
   std::filesystem::create_directories(d);
   return d;
+}
+
+/// Relative path -> content of every file under a run's output directory, with
+/// summary.json re-serialized (indent as nlohmann's dump, a final newline when >= 0)
+/// without the keys in `drop` (fields that measure the machine, not the model).
+inline std::map<std::string, std::string> run_outputs(const std::filesystem::path& dir,
+                                                      const std::vector<std::string>& drop, int indent = -1) {
+  std::map<std::string, std::string> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file())
+      continue;
+    std::string text = read_file(e.path());
+    if (e.path().filename() == "summary.json") {
+      auto j = nlohmann::json::parse(text);
+      for (const auto& key : drop)
+        j.erase(key);
+      text = j.dump(indent) + (indent >= 0 ? "\n" : "");
+    }
+    files[std::filesystem::relative(e.path(), dir).string()] = text;
+  }
+  return files;
 }
 
 struct CommandResult {
