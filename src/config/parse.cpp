@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "fastsim/core/rng.hpp"
 #include "parse_parts.hpp"
 
 namespace fastsim::config {
@@ -77,8 +78,6 @@ Scenario parse_scenario(const json& doc) {
 
   // Topology.
   const TopologyRead topology = read_topology(top, s);
-  const std::optional<DumbbellShape>& dumbbell = topology.dumbbell;
-  const bool topology_ok = topology.ok;
   std::set<std::string> node_ids(s.nodes.begin(), s.nodes.end());
 
   // Flows.
@@ -108,34 +107,25 @@ Scenario parse_scenario(const json& doc) {
       f.stop = fr.duration("stop");
       f.size_bytes = fr.size("size");
       auto count = fr.integer("count", 1, 100000);
-      Duration rtt = Duration::zero();  // zero: not usable
-      std::optional<std::string> src, dst;
-      if (topology.is_dumbbell) {
-        rtt = fr.duration("rtt", true, true).value_or(Duration::zero());
-        if (dumbbell && rtt > Duration::zero() && rtt < dumbbell->bottleneck.delay * 2) {
-          fr.error("rtt", fmt::format("rtt {} is shorter than the round trip over the bottleneck alone ({})",
-                                      format_duration(rtt), format_duration(dumbbell->bottleneck.delay * 2)));
-          rtt = Duration::zero();
-        }
-      } else {
-        src = fr.string("src", true);
-        dst = fr.string("dst", true);
-        f.src = src.value_or("");
-        f.dst = dst.value_or("");
-        if (const json* route = fr.get("route")) {
-          if (!route->is_array() || route->size() < 2 ||
-              !std::all_of(route->begin(), route->end(), [](const json& n) { return n.is_string(); })) {
-            fr.error("route", fmt::format("expected an array of at least two node ids, got {}", route->dump()));
-          } else {
-            for (const auto& n : *route)
-              f.route.push_back(n.get<std::string>());
-          }
-        }
+      const std::optional<Duration> jitter = fr.duration("start_jitter");
+      const std::optional<uint64_t> max_window = fr.size("max_window");
+      if (const json* oo = fr.get("on_off")) {
+        Reader onr(*oo, fr.path_of("on_off"), issues);
+        auto on = onr.duration("on", true, true);
+        auto off = onr.duration("off", true, true);
+        onr.finish();
+        if (on && off)
+          f.on_off = OnOffPeriods{*on, *off};
       }
+      const std::optional<Placement> placement = read_placement(fr, topology, node_ids, "flow");
       read_tcp(fr, f.tcp, rwnd);
       check_tcp(fr, f.tcp);
       if (rwnd)
         f.tcp.receive_window = std::max<uint64_t>(1, *rwnd / f.tcp.mss);
+      if (max_window) {  // a cap on data in flight: the smaller of it and the receive window applies
+        const uint64_t segs = std::max<uint64_t>(1, *max_window / f.tcp.mss);
+        f.tcp.receive_window = f.tcp.receive_window == 0 ? segs : std::min(f.tcp.receive_window, segs);
+      }
       fr.finish();
       if (!fr.is_object())
         continue;
@@ -148,13 +138,14 @@ Scenario parse_scenario(const json& doc) {
         fr.error("stop",
                  fmt::format("stop {} must be after start {}", format_duration(*f.stop), format_duration(f.start)));
       }
-      if (!topology.is_dumbbell && topology_ok) {
-        for (const auto& [key, node] : {std::pair{"src", src}, std::pair{"dst", dst}}) {
-          if (node && !node_ids.count(*node))
-            fr.error(key, fmt::format("no node \"{}\" in /topology/nodes", *node));
-        }
-        if (src && dst && *src == *dst)
-          fr.error("dst", "a flow needs different src and dst");
+      if (duration && jitter && f.start + *jitter >= s.duration) {
+        fr.error("start_jitter",
+                 fmt::format("start {} + start_jitter {} reaches the end of the run ({})", format_duration(f.start),
+                             format_duration(*jitter), format_duration(s.duration)));
+      }
+      if (f.stop && jitter && *f.stop <= f.start + *jitter) {
+        fr.error("start_jitter", fmt::format("start {} + start_jitter {} reaches stop {}", format_duration(f.start),
+                                             format_duration(*jitter), format_duration(*f.stop)));
       }
 
       json& echo = resolved["flows"][i];
@@ -171,8 +162,12 @@ Scenario parse_scenario(const json& doc) {
           fr.error("id", fmt::format("duplicate flow id \"{}\"", copy.id));
           break;
         }
-        if (dumbbell && rtt > Duration::zero())
-          add_dumbbell_hosts(s, *dumbbell, copy, rtt);
+        if (jitter && *jitter > Duration::zero()) {  // seeded per flow id: replicas differ, reruns do not
+          RandomStream rng(s.seed, "start_jitter/" + copy.id);
+          copy.start += Duration::picoseconds(static_cast<int64_t>(rng.uniform() * static_cast<double>(jitter->ps())));
+        }
+        if (placement)
+          place(s, topology, *placement, copy);
         s.flows.push_back(std::move(copy));
       }
     }

@@ -1,5 +1,6 @@
-// Topologies for the scenario parser: the dumbbell shorthand (expanded into explicit
-// routers, hosts and links) and explicit node/link lists; routes by hop count.
+// Topologies for the scenario parser: the dumbbell and parking-lot shorthands (expanded
+// into explicit routers and core links; hosts come per flow, parse_placement.cpp) and
+// explicit node/link lists; routes by hop count.
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -21,15 +22,11 @@ std::optional<DumbbellShape> read_dumbbell(const json& j, const std::string& pat
   bool ok = r.is_object();
   if (const json* b = r.get("bottleneck")) {
     Reader br(*b, r.path_of("bottleneck"), issues);
-    auto rate = br.rate("rate", true);
-    auto delay = br.duration("delay", true);
-    auto buf = br.buffer("buffer", true);
-    auto loss = br.number("loss_rate", 0, 1);
+    auto c = read_link_model(br, "bottleneck", DelayKey::kRequired);
     br.finish();
-    if (!rate || !delay || !buf)
-      ok = false;
-    if (ok)
-      d.bottleneck = {"bottleneck", *rate, *delay, *buf, loss.value_or(0)};
+    ok = ok && c.has_value();
+    if (c)
+      d.bottleneck = *c;
   } else {
     if (r.is_object())
       r.error("bottleneck", "missing required key (expected an object with rate, delay, buffer)");
@@ -37,17 +34,11 @@ std::optional<DumbbellShape> read_dumbbell(const json& j, const std::string& pat
   }
   if (const json* a = r.get("access")) {
     Reader ar(*a, r.path_of("access"), issues);
-    auto rate = ar.rate("rate", true);
-    auto buf = ar.buffer("buffer", true);
-    auto loss = ar.number("loss_rate", 0, 1);
+    auto c = read_link_model(ar, "access", DelayKey::kAbsent);
     ar.finish();
-    if (!rate || !buf)
-      ok = false;
-    if (rate)
-      d.access_rate = *rate;
-    if (buf)
-      d.access_buffer = *buf;
-    d.access_loss = loss.value_or(0);
+    ok = ok && c.has_value();
+    if (c)
+      d.access = *c;
   } else {
     if (r.is_object())
       r.error("access", "missing required key (expected an object with rate, buffer)");
@@ -57,6 +48,86 @@ std::optional<DumbbellShape> read_dumbbell(const json& j, const std::string& pat
   if (!ok)
     return std::nullopt;
   return d;
+}
+
+constexpr int64_t kMaxHops = 64;
+
+/// "parking_lot": {"hops": [link, ...]} or {"hop": link, "count": L}, plus "access".
+/// Adds routers r0 .. rL and links hop1 .. hopL (r(i-1) -> ri, monitored) with their
+/// reverse hopi_rev.
+std::optional<ParkingLotShape> read_parking_lot(const json& j, const std::string& path, Scenario& s, Issues& issues) {
+  Reader r(j, path, issues);
+  ParkingLotShape shape;
+  bool ok = r.is_object();
+  std::vector<net::LinkConfig> hops;
+  const json* list = r.get("hops");
+  const json* one = r.get("hop");
+  auto count = r.integer("count", 1, kMaxHops);
+  if ((list != nullptr) == (one != nullptr)) {
+    if (r.is_object())
+      r.error("", "give either \"hops\" (an array of links) or \"hop\" (one link) with \"count\"");
+    ok = false;
+  } else if (list != nullptr) {
+    if (count)
+      r.error("count", "\"count\" goes with \"hop\", not with \"hops\"");
+    if (!list->is_array() || list->empty() || list->size() > static_cast<size_t>(kMaxHops)) {
+      r.error("hops", fmt::format("expected an array of 1 to {} links, got {}", kMaxHops, list->dump()));
+      ok = false;
+    } else {
+      for (size_t i = 0; i < list->size(); ++i) {
+        Reader hr((*list)[i], fmt::format("{}/hops/{}", path, i), issues);
+        auto c = read_link_model(hr, fmt::format("hop{}", i + 1), DelayKey::kRequired);
+        hr.finish();
+        ok = ok && c.has_value();
+        if (c)
+          hops.push_back(*c);
+      }
+    }
+  } else {
+    if (!count) {
+      if (r.get("count") == nullptr)
+        r.error("count", "missing required key (the number of hops, 1 to 64, with \"hop\")");
+      ok = false;
+    }
+    Reader hr(*one, r.path_of("hop"), issues);
+    auto c = read_link_model(hr, "hop", DelayKey::kRequired);
+    hr.finish();
+    ok = ok && c.has_value();
+    for (int64_t i = 0; c && i < count.value_or(0); ++i) {
+      hops.push_back(*c);
+      hops.back().id = fmt::format("hop{}", i + 1);
+    }
+  }
+  if (const json* a = r.get("access")) {
+    Reader ar(*a, r.path_of("access"), issues);
+    auto c = read_link_model(ar, "access", DelayKey::kOptional);
+    ar.finish();
+    ok = ok && c.has_value();
+    if (c)
+      shape.access = *c;
+  } else {
+    if (r.is_object())
+      r.error("access", "missing required key (expected an object with rate, buffer and optionally delay)");
+    ok = false;
+  }
+  r.finish();
+  if (!ok)
+    return std::nullopt;
+  for (size_t i = 0; i <= hops.size(); ++i)
+    s.nodes.push_back(fmt::format("r{}", i));
+  const net::LinkConfig* slowest = nullptr;
+  for (size_t i = 0; i < hops.size(); ++i) {
+    net::LinkConfig rev = hops[i];
+    rev.id += "_rev";
+    rev.loss_rate = 0;  // random loss applies to the data direction only
+    s.links.push_back({hops[i], fmt::format("r{}", i), fmt::format("r{}", i + 1), true});
+    s.links.push_back({rev, fmt::format("r{}", i + 1), fmt::format("r{}", i), false});
+    shape.hop_delays.push_back(hops[i].delay);
+    if (slowest == nullptr || hops[i].rate.bps < slowest->rate.bps)
+      slowest = &hops[i];
+  }
+  s.bottleneck = slowest->id;
+  return shape;
 }
 
 /// Outgoing links of every node, in declaration order (ties in BFS go to the first).
@@ -174,13 +245,10 @@ void read_links(Reader& tr, const json& links, Scenario& s, TopologyRead& result
     auto id = lr.id("id", true);
     auto from = lr.string("from", true);
     auto to = lr.string("to", true);
-    auto rate = lr.rate("rate", true);
-    auto delay = lr.duration("delay", true);
-    auto buf = lr.buffer("buffer", true);
-    auto loss = lr.number("loss_rate", 0, 1);
+    auto model = read_link_model(lr, id.value_or(""), DelayKey::kRequired);
     auto monitor = lr.boolean("monitor");
     lr.finish();
-    bool ok = lr.is_object() && id && from && to && rate && delay && buf;
+    bool ok = lr.is_object() && id && from && to && model;
     if (id && !ids.insert(*id).second) {
       lr.error("id", fmt::format("duplicate link id \"{}\"", *id));
       ok = false;
@@ -200,7 +268,7 @@ void read_links(Reader& tr, const json& links, Scenario& s, TopologyRead& result
       continue;
     }
     LinkSpec l;
-    l.link = net::LinkConfig{*id, *rate, *delay, *buf, loss.value_or(0)};
+    l.link = *model;
     l.from = *from;
     l.to = *to;
     l.monitor = monitor.value_or(true);
@@ -214,23 +282,34 @@ TopologyRead read_topology(Reader& top, Scenario& s) {
   TopologyRead result;
   const json* t = top.get("topology");
   if (t == nullptr) {
-    top.error("topology", "missing required key (expected {\"dumbbell\": {...}} or {\"nodes\", \"links\"})");
+    top.error("topology",
+              "missing required key (expected {\"dumbbell\": {...}}, {\"parking_lot\": {...}} or "
+              "{\"nodes\", \"links\"})");
     return result;
   }
   Reader tr(*t, "/topology", top.issues());
   const json* db = tr.get("dumbbell");
+  const json* pl = tr.get("parking_lot");
   const json* nodes = tr.get("nodes");
   const json* links = tr.get("links");
   auto bottleneck = tr.string("bottleneck");
-  if (db != nullptr && (nodes != nullptr || links != nullptr)) {
-    tr.error("", "give either \"dumbbell\" or \"nodes\" and \"links\", not both");
-  } else if (db != nullptr) {
-    result.is_dumbbell = true;
-    result.dumbbell = read_dumbbell(*db, "/topology/dumbbell", top.issues());
+  const int shapes = (db != nullptr) + (pl != nullptr) + (nodes != nullptr || links != nullptr);
+  if (shapes > 1) {
+    tr.error("", "give one of \"dumbbell\", \"parking_lot\" or \"nodes\" and \"links\"");
+  } else if (db != nullptr || pl != nullptr) {
+    if (db != nullptr) {
+      result.kind = TopologyRead::Kind::kDumbbell;
+      result.dumbbell = read_dumbbell(*db, "/topology/dumbbell", top.issues());
+      result.ok = result.dumbbell.has_value();
+    } else {
+      result.kind = TopologyRead::Kind::kParkingLot;
+      result.parking_lot = read_parking_lot(*pl, "/topology/parking_lot", s, top.issues());
+      result.ok = result.parking_lot.has_value();
+    }
     if (bottleneck)
-      tr.error("bottleneck", "not used with a dumbbell (its bottleneck link is \"bottleneck\")");
-    result.ok = result.dumbbell.has_value();
+      tr.error("bottleneck", "not used with a dumbbell or parking lot (their bottleneck is chosen for them)");
   } else if (nodes != nullptr && links != nullptr) {
+    result.kind = TopologyRead::Kind::kExplicit;
     result.ok = true;
     read_nodes(tr, *nodes, s, result);
     read_links(tr, *links, s, result);
@@ -242,7 +321,7 @@ TopologyRead read_topology(Reader& top, Scenario& s) {
       s.bottleneck = *bottleneck;
     }
   } else if (tr.is_object()) {
-    tr.error("", "expected {\"dumbbell\": {...}} or {\"nodes\": [...], \"links\": [...]}");
+    tr.error("", "expected {\"dumbbell\": {...}}, {\"parking_lot\": {...}} or {\"nodes\": [...], \"links\": [...]}");
   }
   tr.finish();
 
@@ -257,28 +336,6 @@ TopologyRead read_topology(Reader& top, Scenario& s) {
     s.bottleneck = "bottleneck";
   }
   return result;
-}
-
-void add_dumbbell_hosts(Scenario& s, const DumbbellShape& d, FlowSpec& f, Duration rtt) {
-  const Duration access = (rtt / 2 - d.bottleneck.delay) / 2;
-  const std::string src = f.id + ".src";
-  const std::string dst = f.id + ".dst";
-  s.nodes.push_back(src);
-  s.nodes.push_back(dst);
-  auto access_link = [&](const std::string& id, bool data_direction) {
-    return net::LinkConfig{id, d.access_rate, access, d.access_buffer, data_direction ? d.access_loss : 0.0};
-  };
-  const size_t first = s.links.size();
-  s.links.push_back({access_link(f.id + ".access_src", true), src, "r1", false});
-  s.links.push_back({access_link(f.id + ".access_src_rev", false), "r1", src, false});
-  s.links.push_back({access_link(f.id + ".access_dst", true), "r2", dst, false});
-  s.links.push_back({access_link(f.id + ".access_dst_rev", false), dst, "r2", false});
-  f.src = src;
-  f.dst = dst;
-  // The dumbbell's routes are known: no search (keeps 10^5 flows cheap).
-  f.route = {src, "r1", "r2", dst};
-  f.data_links = {first, 0, first + 2};
-  f.ack_links = {first + 3, 1, first + 1};
 }
 
 void resolve_routes(Scenario& s, Issues& issues) {

@@ -1,5 +1,5 @@
-// Drop-tail link with one pending event per link and chaining into single-fed links
-// (see link.hpp for the model and the choices).
+// Drop-tail (or RED) link or dummynet pipe with one pending event per link and chaining
+// into single-fed links (see link.hpp for the model and the choices).
 #include "fastsim/net/link.hpp"
 
 #include <algorithm>
@@ -18,7 +18,22 @@ constexpr uint64_t kPrefetchSlots = 6;  // 240 bytes ahead: slots due a few deli
 }  // namespace
 
 Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
-    : sim_(sim), pool_(pool), cfg_(std::move(cfg)), seed_(seed), ring_(kInitialSlots), mask_(kInitialSlots - 1) {}
+    : sim_(sim),
+      pool_(pool),
+      cfg_(std::move(cfg)),
+      seed_(seed),
+      wire_delay_(cfg_.delay),
+      ring_(kInitialSlots),
+      mask_(kInitialSlots - 1) {
+  if (cfg_.tick > Duration::zero()) {
+    pipe_.emplace(cfg_.rate, cfg_.tick, cfg_.delay);
+    wire_delay_ = pipe_->delay();
+  }
+  if (cfg_.red) {
+    red_ =
+        std::make_unique<RedGate>(*cfg_.red, serialization_time(cfg_.red->mean_packet_size, cfg_.rate), seed_, cfg_.id);
+  }
+}
 
 Duration Link::tx_time(uint32_t bytes) {
   if (bytes != memo_bytes_) {
@@ -52,6 +67,7 @@ void Link::arrive(Slot& s) {
   ++counters_.arrivals;
   if (s.state == SlotState::kDropped) {
     ++counters_.drops;
+    counters_.early_drops += s.early_drop ? 1 : 0;
     ++s.pkt->route->counters->queue_drops;
     pool_.release(s.pkt);
     s.pkt = nullptr;
@@ -64,7 +80,7 @@ void Link::arrive(Slot& s) {
     counters_.max_queue_pkts = std::max(counters_.max_queue_pkts, queued_pkts_);
     period_max_queue_ = std::max(period_max_queue_, queued_pkts_);
   } else {
-    counters_.busy += s.out - cfg_.delay - s.tx_start;
+    counters_.busy += busy_time(s);
     counters_.bytes_sent += s.size;
   }
 }
@@ -73,7 +89,7 @@ void Link::start(const Slot& s) {
   integrate_queue(s.tx_start);
   --queued_pkts_;
   queued_bytes_ -= s.size;
-  counters_.busy += s.out - cfg_.delay - s.tx_start;
+  counters_.busy += busy_time(s);
   counters_.bytes_sent += s.size;
 }
 
@@ -176,27 +192,25 @@ void Link::accept(Packet* p, Time in) {
   s.pkt = p;
   s.in = in;
   s.size = p->size_bytes;
-  const Time start = std::max(in, busy_until_);
-  if (start > in) {
-    const bool full = cfg_.buffer.packets != 0 ? admit_queue_pkts_ + 1 > cfg_.buffer.packets
-                                               : admit_queue_bytes_ + s.size > cfg_.buffer.bytes;
-    if (full) {
-      s.state = SlotState::kDropped;
-      s.tx_start = in;
-      s.out = in;
-      if (deliver_ == idx)
-        deliver_ = tail_;
-      note_arrival(s);
-      return;
-    }
+  const std::optional<Time> start = admit(in, s.size);
+  if (!start) {
+    s.state = SlotState::kDropped;
+    s.early_drop = last_early_drop_;
+    s.tx_start = in;
+    s.out = in;
+    if (deliver_ == idx)
+      deliver_ = tail_;
+    note_arrival(s);
+    return;
+  }
+  if (*start > in) {
     ++admit_queue_pkts_;
     admit_queue_bytes_ += s.size;
   } else {
     admit_ = tail_;  // everything before has started; this one starts at once
   }
-  s.tx_start = start;
-  busy_until_ = start + tx_time(s.size);
-  s.out = busy_until_ + cfg_.delay;
+  s.tx_start = *start;
+  s.out = pipe_ ? *start + wire_delay_ : busy_until_ + wire_delay_;
   if (injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && loss_rng().bernoulli(cfg_.loss_rate))) {
     if (injected_losses_ > 0)
       --injected_losses_;
@@ -221,6 +235,35 @@ void Link::accept(Packet* p, Time in) {
   note_arrival(s);
   if (deliver_ == idx)
     sim_.schedule_at(delivery_event_, s.out);
+}
+
+std::optional<Time> Link::admit(Time in, uint32_t bytes) {
+  // The queue seen at `in`: admit_queue_* (packets waiting, not the one in service).
+  const bool idle = admit_queue_pkts_ == 0 && in >= busy_until_;
+  if (red_ && red_->drop(admit_queue_pkts_, idle, busy_until_, in)) {
+    last_early_drop_ = true;
+    return std::nullopt;
+  }
+  last_early_drop_ = false;
+  std::optional<DummynetPipe> trial;  // a pipe commits its credit only for admitted packets
+  Time start = std::max(in, busy_until_);
+  if (pipe_) {
+    trial = *pipe_;
+    start = trial->release(in, bytes);
+  }
+  if (start > in) {
+    const bool full = cfg_.buffer.packets != 0 ? admit_queue_pkts_ + 1 > cfg_.buffer.packets
+                                               : admit_queue_bytes_ + bytes > cfg_.buffer.bytes;
+    if (full)
+      return std::nullopt;
+  }
+  if (pipe_) {
+    *pipe_ = *trial;
+    busy_until_ = start;  // a pipe is idle once its last admitted packet is released
+  } else {
+    busy_until_ = start + tx_time(bytes);
+  }
+  return start;
 }
 
 void Link::note_arrival(Slot& s) {

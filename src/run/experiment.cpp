@@ -201,6 +201,14 @@ void Experiment::build_flows() {
       raw->started = true;
       raw->sender->start();
     });
+    if (spec.on_off) {  // off at start + on, on again at start + on + off, ...
+      const Time end = spec.stop ? Time::at(*spec.stop) : Time::at(scenario_.duration);
+      for (Time t = Time::at(spec.start) + spec.on_off->on; t < end; t += spec.on_off->on + spec.on_off->off) {
+        sim_.call_at(t, [raw] { raw->sender->pause(); });
+        if (t + spec.on_off->off < end)
+          sim_.call_at(t + spec.on_off->off, [raw] { raw->sender->resume(); });
+      }
+    }
     if (spec.stop) {
       sim_.call_at(Time::at(*spec.stop), [this, raw] {
         raw->sender->stop_new_data();
@@ -220,9 +228,17 @@ void Experiment::build_udp_sources() {
     u->route.counters = &u->counters;
     u->sink = std::make_unique<net::CountingSink>(pool_);
     u->route.sink = u->sink.get();
+    const Time start = Time::at(spec.start);
     const Time stop = spec.stop ? Time::at(*spec.stop) : Time::at(scenario_.duration);
-    u->source = std::make_unique<net::CbrSource>(sim_, pool_, &u->route, spec.rate, spec.packet_size,
-                                                 Time::at(spec.start), stop);
+    if (spec.type == config::UdpSpec::Type::kParetoOnOff) {
+      const net::ParetoOnOffSource::Params p{spec.rate, spec.packet_size, spec.shape, spec.mean_on, spec.mean_off};
+      u->pareto = std::make_unique<net::ParetoOnOffSource>(sim_, pool_, &u->route, p, start, stop, scenario_.seed,
+                                                           spec.path.id);
+    } else {
+      // A burst without a rate goes at the line rate of its first link.
+      const Rate rate = spec.rate.bps > 0 ? spec.rate : u->route.links.front()->config().rate;
+      u->cbr = std::make_unique<net::CbrSource>(sim_, pool_, &u->route, rate, spec.packet_size, start, stop);
+    }
     udp_.push_back(std::move(u));
   }
 }
@@ -346,10 +362,13 @@ void Experiment::compute_results(double wall_s) {
   for (const auto& u : udp_) {
     UdpResult ur;
     ur.id = u->spec->path.id;
-    ur.rate_bps = u->spec->rate.to_double();
+    ur.type = u->spec->type == config::UdpSpec::Type::kCbr     ? "cbr"
+              : u->spec->type == config::UdpSpec::Type::kBurst ? "burst"
+                                                               : "pareto";
+    ur.rate_bps = u->spec->rate.bps > 0 ? u->spec->rate.to_double() : u->route.links.front()->config().rate.to_double();
     ur.start_s = u->spec->start.to_seconds();
     ur.stop_s = u->spec->stop ? u->spec->stop->to_seconds() : duration;
-    ur.packets_sent = u->source->sent();
+    ur.packets_sent = u->sent();
     ur.packets_delivered = u->sink->packets();
     ur.drops = u->counters.queue_drops + u->counters.random_losses;
     r.udp.push_back(std::move(ur));
@@ -370,6 +389,7 @@ void Experiment::compute_results(double wall_s) {
     lr.max_queue_pkts = c.max_queue_pkts;
     lr.arrivals = c.arrivals;
     lr.drops = c.drops;
+    lr.early_drops = c.early_drops;
     lr.random_losses = c.random_losses;
     lr.departures = c.departures;
     r.links.push_back(std::move(lr));

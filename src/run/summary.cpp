@@ -53,6 +53,7 @@ nlohmann::json Experiment::summary_json() const {
   s["udp"] = json::array();
   for (const auto& u : r.udp) {
     s["udp"].push_back({{"id", u.id},
+                        {"type", u.type},
                         {"rate_bps", u.rate_bps},
                         {"start_s", u.start_s},
                         {"stop_s", u.stop_s},
@@ -71,6 +72,7 @@ nlohmann::json Experiment::summary_json() const {
                           {"max_queue_pkts", l.max_queue_pkts},
                           {"arrivals", l.arrivals},
                           {"drops", l.drops},
+                          {"early_drops", l.early_drops},
                           {"random_losses", l.random_losses},
                           {"departures", l.departures}});
   }

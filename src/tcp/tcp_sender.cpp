@@ -102,7 +102,7 @@ void TcpSender::start() {
 }
 
 bool TcpSender::has_new_data() const {
-  if (!started_ || stopped_)
+  if (!started_ || stopped_ || paused_)
     return false;
   if (total_ != 0 && snd_nxt_ >= total_)
     return false;

@@ -7,63 +7,14 @@
 #include <stdexcept>
 #include <vector>
 
+#include "../support/link_bench.hpp"
 #include "fastsim/net/link.hpp"
 
 using namespace fastsim;
 using namespace fastsim::net;
 
-namespace {
-struct Sink final : PacketSink {
-  PacketPool* pool;
-  std::vector<Time> times;
-  std::vector<uint64_t> seqs;
-  Simulator* sim;
-  void receive(Packet* p) override {
-    times.push_back(sim->now());
-    seqs.push_back(p->seq);
-    pool->release(p);
-  }
-};
-
-struct Bench {
-  Simulator sim;
-  PacketPool pool;
-  Link link;
-  Sink sink;
-  RouteCounters counters;
-  Route route;
-  Bench(LinkConfig cfg) : link(sim, pool, std::move(cfg), 7) {
-    sink.pool = &pool;
-    sink.sim = &sim;
-    route.links = {&link};
-    route.sink = &sink;
-    route.counters = &counters;
-  }
-  void inject(uint64_t seq, uint32_t bytes = 1500) {
-    Packet* p = pool.acquire();
-    p->route = &route;
-    p->size_bytes = bytes;
-    p->seq = seq;
-    link.enqueue(p);
-  }
-};
-
-/// Offers packets at a fixed interval.
-struct Injector final : Event {
-  Bench* b;
-  Duration every;
-  uint64_t next = 0;
-  uint64_t limit = 0;
-  void fire() override {
-    b->inject(next++);
-    if (next < limit)
-      b->sim.schedule_in(*this, every);
-  }
-};
-}  // namespace
-
 TEST_CASE("a burst departs back to back after exact serialization and delay", "[link]") {
-  Bench b({"l", Rate{100'000'000}, Duration::milliseconds(10), {100, 0}, 0.0});
+  Bench b({"l", Rate{100'000'000}, Duration::milliseconds(10), {100, 0}, 0.0, {}, {}});
   for (uint64_t i = 0; i < 5; ++i)
     b.inject(i);
   b.sim.run_until(Time::at(Duration::seconds_int(1)));
@@ -77,7 +28,7 @@ TEST_CASE("a burst departs back to back after exact serialization and delay", "[
 
 TEST_CASE("drop-tail drops exactly what exceeds the buffer", "[link]") {
   SECTION("packets") {
-    Bench b({"l", Rate{100'000'000}, Duration::milliseconds(1), {50, 0}, 0.0});
+    Bench b({"l", Rate{100'000'000}, Duration::milliseconds(1), {50, 0}, 0.0, {}, {}});
     for (uint64_t i = 0; i < 80; ++i)
       b.inject(i);
     CHECK(b.link.queue_packets() == 50);  // one more is being serialized
@@ -88,7 +39,7 @@ TEST_CASE("drop-tail drops exactly what exceeds the buffer", "[link]") {
     CHECK(b.link.counters().max_queue_pkts == 50);
   }
   SECTION("bytes") {
-    Bench b({"l", Rate{100'000'000}, Duration::milliseconds(1), {0, 15'000}, 0.0});
+    Bench b({"l", Rate{100'000'000}, Duration::milliseconds(1), {0, 15'000}, 0.0, {}, {}});
     for (uint64_t i = 0; i < 40; ++i)
       b.inject(i);
     b.sim.run_until(Time::at(Duration::seconds_int(1)));
@@ -99,7 +50,7 @@ TEST_CASE("drop-tail drops exactly what exceeds the buffer", "[link]") {
 
 TEST_CASE("an overloaded link delivers exactly its rate", "[link]") {
   for (uint64_t rate : {10'000'000ULL, 800'000'000ULL}) {
-    Bench b({"l", Rate{rate}, Duration::milliseconds(5), {100, 0}, 0.0});
+    Bench b({"l", Rate{rate}, Duration::milliseconds(5), {100, 0}, 0.0, {}, {}});
     Injector inj;
     inj.b = &b;
     inj.every = serialization_time(1500, Rate{rate}) / 2;  // offered load = 2x capacity
@@ -120,7 +71,7 @@ TEST_CASE("an overloaded link delivers exactly its rate", "[link]") {
 }
 
 TEST_CASE("Bernoulli loss removes the configured fraction", "[link]") {
-  Bench b({"l", Rate{10'000'000'000}, Duration::milliseconds(1), {1'000'000, 0}, 0.01});
+  Bench b({"l", Rate{10'000'000'000}, Duration::milliseconds(1), {1'000'000, 0}, 0.01, {}, {}});
   Injector inj;
   inj.b = &b;
   inj.every = Duration::microseconds(2);
@@ -137,7 +88,7 @@ TEST_CASE("Bernoulli loss removes the configured fraction", "[link]") {
 
 TEST_CASE("the mean queue is the exact time integral", "[link]") {
   // 11 packets at t=0 on a 12 Mb/s link (1 ms each): the queue steps 10, 9, ..., 1, 0
-  Bench b({"l", Rate{12'000'000}, Duration::zero(), {100, 0}, 0.0});
+  Bench b({"l", Rate{12'000'000}, Duration::zero(), {100, 0}, 0.0, {}, {}});
   for (uint64_t i = 0; i < 11; ++i)
     b.inject(i);
   b.sim.run_until(Time::at(Duration::milliseconds(20)));
@@ -150,8 +101,8 @@ namespace {
 struct Chain {
   Simulator sim;
   PacketPool pool;
-  Link fast{sim, pool, {"fast", Rate{100'000'000}, Duration::milliseconds(3), {1000, 0}, 0.0}, 7};
-  Link slow{sim, pool, {"slow", Rate{10'000'000}, Duration::milliseconds(2), {20, 0}, 0.0}, 7};
+  Link fast{sim, pool, {"fast", Rate{100'000'000}, Duration::milliseconds(3), {1000, 0}, 0.0, {}, {}}, 7};
+  Link slow{sim, pool, {"slow", Rate{10'000'000}, Duration::milliseconds(2), {20, 0}, 0.0, {}, {}}, 7};
   Sink sink;
   RouteCounters counters;
   Route route;
@@ -232,8 +183,8 @@ TEST_CASE("single-fed links are found from the routes; a packet from elsewhere i
   Simulator sim;
   PacketPool pool;
   auto make = [&](const char* id) {
-    return std::make_unique<Link>(sim, pool,
-                                  LinkConfig{id, Rate{1'000'000'000}, Duration::milliseconds(1), {100, 0}, 0.0}, 1);
+    return std::make_unique<Link>(
+        sim, pool, LinkConfig{id, Rate{1'000'000'000}, Duration::milliseconds(1), {100, 0}, 0.0, {}, {}}, 1);
   };
   auto a1 = make("a1"), a2 = make("a2"), core = make("core"), out1 = make("out1"), out2 = make("out2");
   Sink sink;

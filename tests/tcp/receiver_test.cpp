@@ -32,7 +32,7 @@ struct Harness {
   Simulator sim;
   net::PacketPool pool;
   tcp::TcpConfig cfg;
-  net::Link wire{sim, pool, {"ack-wire", Rate{100'000'000'000}, Duration::zero(), {1000, 0}, 0.0}, 1};
+  net::Link wire{sim, pool, {"ack-wire", Rate{100'000'000'000}, Duration::zero(), {1000, 0}, 0.0, {}, {}}, 1};
   AckLog log;
   net::RouteCounters counters;
   net::Route ack_route;

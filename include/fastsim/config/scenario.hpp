@@ -23,6 +23,12 @@ struct LinkSpec {
   bool monitor = false;
 };
 
+/// An application that alternates between sending (on) and pausing (off), from its start.
+struct OnOffPeriods {
+  Duration on;
+  Duration off;
+};
+
 struct FlowSpec {
   std::string id;
   size_t json_index = 0;  ///< index in the scenario's "flows" array (before `count` expansion)
@@ -36,16 +42,23 @@ struct FlowSpec {
   Duration start;
   std::optional<Duration> stop;
   std::optional<uint64_t> size_bytes;  ///< finite flow; absent = bulk
+  std::optional<OnOffPeriods> on_off;  ///< absent: sends whenever the window allows
   tcp::TcpConfig tcp;
 };
 
-/// A constant-bit-rate UDP source (net/cbr_source.hpp).
+/// A UDP source (net/udp_source.hpp): constant bit rate, a line-rate burst, or Pareto on/off.
 struct UdpSpec {
+  enum class Type { kCbr, kBurst, kParetoOnOff };
   FlowSpec path;  ///< where it goes: id, json_index, src, dst, route, data_links (TCP fields unused)
-  Rate rate;
+  Type type = Type::kCbr;
+  Rate rate;                    ///< CBR and burst: the sending rate; Pareto: the peak (on) rate
   uint32_t packet_size = 1500;  ///< bytes on the wire
   Duration start;
   std::optional<Duration> stop;  ///< absent: until the end of the run
+  // Pareto on/off (ns-2 POO_Traffic): on and off periods Pareto-distributed with these means.
+  double shape = 1.5;
+  Duration mean_on;
+  Duration mean_off;
 };
 
 struct Scenario {

@@ -1,5 +1,7 @@
 // A unidirectional link: drop-tail FIFO -> transmitter -> propagation delay line,
-// with optional seeded Bernoulli loss on the wire.
+// with optional seeded Bernoulli loss on the wire, optional RED in front of the FIFO
+// (red.hpp), and optionally served as a dummynet pipe (dummynet_pipe.hpp: released at
+// scheduler ticks in per-tick batches instead of by a work-conserving transmitter).
 // Follows htsim's "one pending event per FIFO", extended to whole chains of links:
 // - Serialization is work-conserving and the delay fixed, so a packet's transmission
 //   start and its arrival at the far end are known when it enters the link. Every
@@ -29,6 +31,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -36,7 +39,9 @@
 #include "fastsim/core/rng.hpp"
 #include "fastsim/core/simulator.hpp"
 #include "fastsim/core/units.hpp"
+#include "fastsim/net/dummynet_pipe.hpp"
 #include "fastsim/net/packet_pool.hpp"
+#include "fastsim/net/red.hpp"
 #include "fastsim/net/route.hpp"
 
 namespace fastsim::net {
@@ -53,12 +58,15 @@ struct LinkConfig {
   Duration delay;
   BufferLimit buffer;
   double loss_rate = 0.0;
+  Duration tick;                 ///< > 0: a dummynet pipe served at this scheduler tick
+  std::optional<RedParams> red;  ///< RED in front of the queue (the buffer limit still applies)
 };
 
 /// Cumulative counters of a link since the start of the run.
 struct LinkCounters {
   uint64_t arrivals = 0;       ///< packets offered to the queue
-  uint64_t drops = 0;          ///< dropped at the queue (buffer full)
+  uint64_t drops = 0;          ///< dropped at the queue (buffer full, or RED)
+  uint64_t early_drops = 0;    ///< of which RED dropped early
   uint64_t random_losses = 0;  ///< lost on the wire (Bernoulli)
   uint64_t departures = 0;     ///< handed to the next hop
   uint64_t bytes_sent = 0;     ///< bytes whose serialization has started
@@ -87,6 +95,8 @@ class Link {
   void set_single_feeder(const Link* feeder) { feeder_ = feeder; }
   [[nodiscard]] const Link* single_feeder() const { return feeder_; }
   [[nodiscard]] const std::string& id() const { return cfg_.id; }
+  /// The propagation delay packets see (a pipe's delay is rounded to whole ticks).
+  [[nodiscard]] Duration wire_delay() const { return wire_delay_; }
   /// Counters brought up to the current time.
   [[nodiscard]] const LinkCounters& counters();
   [[nodiscard]] uint64_t queue_packets();
@@ -132,6 +142,7 @@ class Link {
     Time out;       // arrival at the far end
     uint32_t size;
     SlotState state;
+    bool early_drop;  // kDropped by RED rather than by a full buffer
   };
 
   /// Takes `p` at its arrival time `in` (>= now, non-decreasing over calls).
@@ -152,6 +163,10 @@ class Link {
   void start(const Slot& s);
   void integrate_queue(Time t);
   [[nodiscard]] Duration tx_time(uint32_t bytes);
+  /// Transmitter time the slot uses (counts towards utilization).
+  [[nodiscard]] Duration busy_time(const Slot& s) { return pipe_ ? tx_time(s.size) : s.out - wire_delay_ - s.tx_start; }
+  /// When the slot's packet leaves the queue, or nullopt if it is dropped at the queue.
+  std::optional<Time> admit(Time in, uint32_t bytes);
   RandomStream& loss_rng();
   void grow();
   Slot& slot(uint64_t i) { return ring_[i & mask_]; }
@@ -165,6 +180,10 @@ class Link {
   std::unique_ptr<RandomStream> rng_;  // made on first use: 2.5 KB that lossless links do without
   const Link* feeder_ = nullptr;
   uint32_t injected_losses_ = 0;
+  Duration wire_delay_;
+  std::optional<DummynetPipe> pipe_;
+  std::unique_ptr<RedGate> red_;
+  bool last_early_drop_ = false;  // admit()'s reason for its last refusal
   MemberEvent<Link, &Link::on_delivery> delivery_event_{this};
 
   // Slots [head_, tail_) are live; indices grow monotonically and wrap by mask_.

@@ -16,6 +16,7 @@
 #include "fastsim/net/cbr_source.hpp"
 #include "fastsim/net/link.hpp"
 #include "fastsim/net/packet_pool.hpp"
+#include "fastsim/net/pareto_on_off_source.hpp"
 #include "fastsim/run/results.hpp"
 #include "fastsim/tcp/tcp_receiver.hpp"
 #include "fastsim/tcp/tcp_sender.hpp"
@@ -44,7 +45,9 @@ struct UdpRuntime {
   net::RouteCounters counters;
   net::Route route;
   std::unique_ptr<net::CountingSink> sink;
-  std::unique_ptr<net::CbrSource> source;
+  std::unique_ptr<net::CbrSource> cbr;  ///< constant bit rate and bursts
+  std::unique_ptr<net::ParetoOnOffSource> pareto;
+  [[nodiscard]] uint64_t sent() const { return cbr ? cbr->sent() : pareto->sent(); }
 };
 
 struct RunOptions {

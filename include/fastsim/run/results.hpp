@@ -12,6 +12,7 @@ namespace fastsim::run {
 /// A UDP source's totals.
 struct UdpResult {
   std::string id;
+  std::string type;  ///< "cbr", "burst" or "pareto"
   double rate_bps = 0;
   double start_s = 0;
   double stop_s = 0;
@@ -50,6 +51,7 @@ struct LinkResult {
   uint64_t max_queue_pkts = 0;
   uint64_t arrivals = 0;
   uint64_t drops = 0;
+  uint64_t early_drops = 0;  ///< of the drops, RED's early ones
   uint64_t random_losses = 0;
   uint64_t departures = 0;
   std::vector<double> utilization_samples;  ///< monitored links: one per period

@@ -66,6 +66,14 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   void start();
   /// Stops sending new data (flow stop); outstanding data is still recovered.
   void stop_new_data() { stopped_ = true; }
+  /// The application pauses (on/off traffic): no new data until resume(); outstanding
+  /// data is still recovered. No cwnd restart after the idle period (choice: see docs).
+  void pause() { paused_ = true; }
+  void resume() {
+    paused_ = false;
+    if (started_)
+      try_send();
+  }
   /// ACK arrival.
   void receive(net::Packet* p) override;
 
@@ -133,6 +141,7 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   cc::CaState state_ = cc::CaState::Open;
   bool started_ = false;
   bool stopped_ = false;
+  bool paused_ = false;
   bool cwnd_limited_ = true;
   uint64_t snd_una_ = 0;
   uint64_t snd_nxt_ = 0;

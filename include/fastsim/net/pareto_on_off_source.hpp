@@ -1,0 +1,89 @@
+// A Pareto on/off UDP source, as ns-2's POO_Traffic (the background traffic of the
+// persistent-congestion experiments): bursts at the peak rate alternate with silences.
+// Each burst is a whole number of packets, round(X) but at least one, where X is Pareto
+// with mean mean_on x peak / packet bits; each silence is Pareto with mean mean_off (the
+// same shape). The long-run rate is peak x on / (on + off). Pareto variates by inverse
+// transform: x_m / U^(1/shape) with x_m = mean (shape - 1) / shape, U uniform in (0, 1].
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "fastsim/core/rng.hpp"
+#include "fastsim/core/simulator.hpp"
+#include "fastsim/core/units.hpp"
+#include "fastsim/net/link.hpp"
+#include "fastsim/net/packet_pool.hpp"
+#include "fastsim/net/route.hpp"
+
+namespace fastsim::net {
+
+/// Pareto variate with the given mean and shape (> 1).
+inline double pareto(RandomStream& rng, double mean, double shape) {
+  const double u = 1.0 - rng.uniform();  // (0, 1]
+  return mean * (shape - 1.0) / shape / std::pow(u, 1.0 / shape);
+}
+
+class ParetoOnOffSource final : public Event {
+ public:
+  struct Params {
+    Rate peak;
+    uint32_t packet_bytes = 1500;
+    double shape = 1.5;
+    Duration mean_on;
+    Duration mean_off;
+  };
+
+  ParetoOnOffSource(Simulator& sim, PacketPool& pool, const Route* route, const Params& p, Time start, Time stop,
+                    uint64_t seed, const std::string& id)
+      : sim_(sim),
+        pool_(pool),
+        route_(route),
+        p_(p),
+        stop_(stop),
+        rng_(seed, "udp/" + id),
+        gap_(serialization_time(p.packet_bytes, p.peak)),
+        mean_burst_pkts_(p.mean_on.to_seconds() * p.peak.to_double() / (8.0 * p.packet_bytes)) {
+    sim_.schedule_at(*this, start);
+  }
+
+  void fire() override {
+    if (left_in_burst_ == 0) {  // a new burst (capped far beyond any run: the tail is unbounded)
+      const double n = std::min(pareto(rng_, mean_burst_pkts_, p_.shape), 1e15);
+      left_in_burst_ = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(n)));
+    }
+    Packet* p = pool_.acquire();
+    p->route = route_;
+    p->size_bytes = p_.packet_bytes;
+    p->seq = sent_;
+    p->echo = sim_.now();
+    ++sent_;
+    route_->links[0]->enqueue(p);
+    Time next = sim_.now() + gap_;
+    if (--left_in_burst_ == 0) {
+      const double off = pareto(rng_, p_.mean_off.to_seconds(), p_.shape);
+      if (next >= stop_ || off >= (stop_ - next).to_seconds())
+        return;
+      next += Duration::seconds(off);
+    }
+    if (next < stop_)
+      sim_.schedule_at(*this, next);
+  }
+  [[nodiscard]] uint64_t sent() const { return sent_; }
+
+ private:
+  Simulator& sim_;
+  PacketPool& pool_;
+  const Route* route_;
+  Params p_;
+  Time stop_;
+  RandomStream rng_;
+  Duration gap_;
+  double mean_burst_pkts_;
+  uint64_t left_in_burst_ = 0;
+  uint64_t sent_ = 0;
+};
+
+}  // namespace fastsim::net
