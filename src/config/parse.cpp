@@ -83,9 +83,12 @@ Scenario parse_scenario(const json& doc) {
   // Flows.
   std::set<std::string> flow_ids;
   const json* flows = top.get("flows");
+  // Flows may be left out when other traffic (UDP sources, arrivals) is given.
+  const bool other_traffic = top.get("arrivals") != nullptr || top.get("udp") != nullptr;
   if (flows == nullptr) {
-    top.error("flows", "missing required key (expected a non-empty array of flows)");
-  } else if (!flows->is_array() || flows->empty()) {
+    if (!other_traffic)
+      top.error("flows", "missing required key (expected a non-empty array of flows, \"udp\" or \"arrivals\")");
+  } else if (!flows->is_array() || (flows->empty() && !other_traffic)) {
     top.error("flows", fmt::format("expected a non-empty array of flows, got {}", flows->dump()));
   } else {
     for (size_t i = 0; i < flows->size(); ++i) {
@@ -174,6 +177,7 @@ Scenario parse_scenario(const json& doc) {
   }
 
   read_udp(top, s, topology, node_ids, duration, flow_ids);
+  read_arrivals(top, s, topology, node_ids, duration, flow_ids, base_tcp, base_rwnd);
 
   // Extra monitored links.
   if (const json* mon = top.get("monitor")) {

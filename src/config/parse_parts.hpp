@@ -83,6 +83,12 @@ void place(Scenario& s, const TopologyRead& t, const Placement& pl, FlowSpec& f)
 void read_udp(Reader& top, Scenario& s, const TopologyRead& topology, const std::set<std::string>& node_ids,
               std::optional<Duration> duration, std::set<std::string>& ids);
 
+/// Reads "/arrivals" (Poisson arrivals of finite flows) into s.arrivals; flows of an
+/// arrival process start from `base_tcp` like flows do from "defaults".
+void read_arrivals(Reader& top, Scenario& s, const TopologyRead& topology, const std::set<std::string>& node_ids,
+                   std::optional<Duration> duration, std::set<std::string>& ids, const tcp::TcpConfig& base_tcp,
+                   std::optional<uint64_t> base_rwnd);
+
 /// Fills every flow's data and ACK routes (node lists and link indices) not set yet,
 /// reports flows without a route, picks the bottleneck of an explicit topology and makes
 /// sure the bottleneck is monitored. O(links) per flow.

@@ -380,6 +380,10 @@ void resolve_routes(Scenario& s, Issues& issues) {
     resolve(f, "flows", true);
   for (auto& u : s.udp)
     resolve(u.path, "udp", false);
+  for (auto& a : s.arrivals) {
+    for (auto& p : a.paths)
+      resolve(p, "arrivals", true);
+  }
   if (s.bottleneck.empty()) {  // explicit topology: slowest monitored link, else slowest link
     const LinkSpec* best = nullptr;
     for (const auto& l : s.links) {

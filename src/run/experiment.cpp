@@ -65,6 +65,11 @@ class Experiment::Sampler final : public Event {
       file->print("\n");
       flow_files_.push_back(std::move(file));
     }
+    for (const auto& a : e_.arrivals_) {
+      auto file = std::make_unique<trace::AtomicFile>(fmt::format("{}/arrivals/{}.csv", out_dir, a->spec().id));
+      file->print("time_s,active,started,completed,mean_fct_s,mean_slowdown\n");
+      arrival_files_.push_back(std::move(file));
+    }
     for (const auto& [id, link] : monitored_) {
       auto file = std::make_unique<trace::AtomicFile>(fmt::format("{}/links/{}.csv", out_dir, id));
       file->print("time_s,queue_pkts,queue_bytes,drops,utilization\n");
@@ -131,6 +136,19 @@ class Experiment::Sampler final : public Event {
                           c.drops + c.random_losses, util);
       }
     }
+    for (size_t i = 0; i < e_.arrivals_.size(); ++i) {
+      const FlowArrivals& a = *e_.arrivals_[i];
+      const ArrivalPeriod p = e_.arrivals_[i]->take_period();
+      if (arrival_files_.empty())
+        continue;
+      const double n = static_cast<double>(p.completed);
+      arrival_files_[i]->print("{:.6f},{},{},{},", t, a.active(), p.started, p.completed);
+      if (p.completed > 0) {
+        arrival_files_[i]->print("{:.9g},{:.6g}\n", p.fct_sum_s / n, p.slowdown_sum / n);
+      } else {
+        arrival_files_[i]->print(",\n");
+      }
+    }
     const Time next = sim.now() + e_.scenario_.sample_interval;
     if (next <= Time::at(e_.scenario_.duration))
       sim.schedule_at(*this, next);
@@ -141,6 +159,8 @@ class Experiment::Sampler final : public Event {
       f->commit();
     for (auto& [id, f] : link_files_)
       f->commit();
+    for (auto& f : arrival_files_)
+      f->commit();
   }
 
   std::map<std::string, LinkResult> link_samples_;
@@ -149,6 +169,7 @@ class Experiment::Sampler final : public Event {
   Experiment& e_;
   std::vector<std::unique_ptr<trace::AtomicFile>> flow_files_;
   std::map<std::string, std::unique_ptr<trace::AtomicFile>> link_files_;
+  std::vector<std::unique_ptr<trace::AtomicFile>> arrival_files_;
   std::map<std::string, Duration> last_busy_;
   std::map<std::string, double> last_area_;
   std::vector<double> values_;
@@ -160,6 +181,7 @@ Experiment::Experiment(const config::Scenario& scenario, std::string version)
   build_network();
   build_flows();
   build_udp_sources();
+  build_arrivals();
   std::vector<const net::Route*> routes;
   for (const auto& f : flows_) {
     routes.push_back(&f->data_route);
@@ -167,6 +189,10 @@ Experiment::Experiment(const config::Scenario& scenario, std::string version)
   }
   for (const auto& u : udp_)
     routes.push_back(&u->route);
+  for (const auto& a : arrivals_) {
+    for (const net::Route* r : a->path_routes())
+      routes.push_back(r);
+  }
   net::wire_single_fed_links(routes);
 }
 
@@ -197,8 +223,13 @@ void Experiment::build_flows() {
     f->data_route.sink = f->receiver.get();
     f->ack_route.sink = f->sender.get();
     FlowRuntime* raw = f.get();
-    sim_.call_at(Time::at(spec.start), [raw] {
+    const net::Link* bottleneck = links_.at(scenario_.bottleneck).get();
+    f->crosses_bottleneck =
+        std::find(f->data_route.links.begin(), f->data_route.links.end(), bottleneck) != f->data_route.links.end();
+    sim_.call_at(Time::at(spec.start), [this, raw] {
       raw->started = true;
+      if (raw->crosses_bottleneck)
+        clock_.change(+1);
       raw->sender->start();
     });
     if (spec.on_off) {  // off at start + on, on again at start + on + off, ...
@@ -243,6 +274,23 @@ void Experiment::build_udp_sources() {
   }
 }
 
+void Experiment::build_arrivals() {
+  const net::Link& bottleneck = *links_.at(scenario_.bottleneck);
+  for (const auto& spec : scenario_.arrivals) {
+    std::vector<std::pair<std::vector<net::Link*>, std::vector<net::Link*>>> paths;
+    for (const auto& p : spec.paths)
+      paths.emplace_back(links_by_index(scenario_, links_, p.data_links),
+                         links_by_index(scenario_, links_, p.ack_links));
+    // "load": the fraction of the bottleneck's rate the arriving bytes offer.
+    const double rate = spec.flows_per_s
+                            ? *spec.flows_per_s
+                            : *spec.load * bottleneck.config().rate.to_double() / (8.0 * spec.size.mean_bytes());
+    const Time stop = spec.stop ? Time::at(*spec.stop) : Time::at(scenario_.duration);
+    arrivals_.push_back(std::make_unique<FlowArrivals>(sim_, pool_, spec, std::move(paths), rate, stop, scenario_.seed,
+                                                       clock_, bottleneck));
+  }
+}
+
 Experiment::~Experiment() = default;
 
 void Experiment::build_network() {
@@ -254,14 +302,15 @@ void Experiment::build_network() {
 
 namespace {
 /// Creates the output folders and removes a previous run's outputs (only the files
-/// fastsim writes: summary.json and the CSVs of flows/ and links/), so that no stale
+/// fastsim writes: summary.json and the CSVs of flows/, links/ and arrivals/), so that no stale
 /// trace of a flow that no longer exists survives.
 void prepare_out_dir(const std::string& dir) {
   namespace fs = std::filesystem;
   fs::create_directories(dir + "/flows");
   fs::create_directories(dir + "/links");
+  fs::create_directories(dir + "/arrivals");
   fs::remove(dir + "/summary.json");
-  for (const char* sub : {"/flows", "/links"}) {
+  for (const char* sub : {"/flows", "/links", "/arrivals"}) {
     for (const auto& e : fs::directory_iterator(dir + sub)) {
       if (e.is_regular_file() && e.path().extension() == ".csv")
         fs::remove(e.path());
@@ -272,6 +321,8 @@ void prepare_out_dir(const std::string& dir) {
 
 void Experiment::finish_flow(FlowRuntime& f, Time t) {
   f.ended = t;
+  if (f.started && f.crosses_bottleneck)
+    clock_.change(-1);
 }
 
 void Experiment::run_until(Time t) {
@@ -372,6 +423,27 @@ void Experiment::compute_results(double wall_s) {
     ur.packets_delivered = u->sink->packets();
     ur.drops = u->counters.queue_drops + u->counters.random_losses;
     r.udp.push_back(std::move(ur));
+  }
+
+  r.arrivals.clear();
+  for (const auto& a : arrivals_) {
+    ArrivalResult ar;
+    ar.id = a->spec().id;
+    ar.flows_per_s = a->flows_per_s();
+    ar.started = a->started();
+    ar.completed = a->completed().size();
+    ar.active_at_end = a->active();
+    if (!a->completed().empty()) {
+      double fct = 0, slowdown = 0;
+      for (const auto& c : a->completed()) {
+        fct += c.fct_s;
+        slowdown += c.fct_s / c.fair_fct_s;
+      }
+      ar.mean_fct_s = fct / static_cast<double>(ar.completed);
+      ar.mean_slowdown = slowdown / static_cast<double>(ar.completed);
+    }
+    r.data_packets_delivered += a->delivered_packets();
+    r.arrivals.push_back(std::move(ar));
   }
 
   for (const auto& id : link_order_) {

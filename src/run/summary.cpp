@@ -100,6 +100,27 @@ nlohmann::json Experiment::summary_json() const {
                               {"convergence_s", opt(i.convergence_s)},
                               {"convergence_base_rtts", opt(i.convergence_base_rtts)}});
   }
+  s["arrivals"] = json::array();
+  s["completed_flows"] = json::array();
+  for (size_t i = 0; i < r.arrivals.size(); ++i) {
+    const ArrivalResult& a = r.arrivals[i];
+    s["arrivals"].push_back({{"id", a.id},
+                             {"flows_per_s", a.flows_per_s},
+                             {"started", a.started},
+                             {"completed", a.completed},
+                             {"active_at_end", a.active_at_end},
+                             {"mean_fct_s", opt(a.mean_fct_s)},
+                             {"mean_slowdown", opt(a.mean_slowdown)}});
+    for (const CompletedFlow& c : arrivals_[i]->completed()) {
+      s["completed_flows"].push_back({{"id", c.id},
+                                      {"arrival", a.id},
+                                      {"path", arrivals_[i]->spec().paths[c.path].id},
+                                      {"size", c.size_bytes},
+                                      {"start", c.start_s},
+                                      {"fct", c.fct_s},
+                                      {"fair_fct", c.fair_fct_s}});
+    }
+  }
   return s;
 }
 

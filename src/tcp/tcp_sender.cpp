@@ -95,6 +95,13 @@ void TcpSender::account_window() {
   window_since_ = sim_.now();
 }
 
+TcpSender::~TcpSender() {
+  for (Event* e : std::initializer_list<Event*>{&rto_event_, &cc_timer_event_, &pace_event_}) {
+    if (e->scheduled())
+      sim_.cancel(*e);
+  }
+}
+
 void TcpSender::start() {
   started_ = true;
   window_since_ = sim_.now();
@@ -327,8 +334,11 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
   } else if (!keep_timer) {
     arm_rto();
   }
-  if (complete() && completion_time_ == Time::never())
+  if (complete() && completion_time_ == Time::never()) {
     completion_time_ = sim_.now();
+    if (on_complete_)
+      on_complete_();
+  }
 }
 
 void TcpSender::on_duplicate_ack() {

@@ -13,6 +13,7 @@
 #include "fastsim/core/time.hpp"
 #include "fastsim/net/link.hpp"
 #include "fastsim/tcp/tcp_config.hpp"
+#include "fastsim/traffic/size_distribution.hpp"
 
 namespace fastsim::config {
 
@@ -61,6 +62,21 @@ struct UdpSpec {
   Duration mean_off;
 };
 
+/// Finite TCP flows arriving as a Poisson process (run/flow_arrivals.hpp).
+struct ArrivalSpec {
+  std::string id;
+  size_t json_index = 0;
+  std::optional<double> flows_per_s;  ///< the arrival rate, or:
+  std::optional<double> load;         ///< offered load as a fraction of the bottleneck's rate
+  traffic::SizeDistribution size;
+  /// One template per path (RTT class): id "<id>.<k>", its hosts and routes, the
+  /// algorithm, parameters and TCP settings every arriving flow of that path uses.
+  std::vector<FlowSpec> paths;
+  std::vector<double> weights;  ///< relative frequency of each path
+  Duration start;
+  std::optional<Duration> stop;  ///< no arrival at or after it (absent: end of run)
+};
+
 struct Scenario {
   std::string name;
   std::string description;
@@ -73,6 +89,7 @@ struct Scenario {
   std::vector<LinkSpec> links;
   std::vector<FlowSpec> flows;
   std::vector<UdpSpec> udp;
+  std::vector<ArrivalSpec> arrivals;
   std::string bottleneck;   ///< link id used for interval utilization
   nlohmann::json resolved;  ///< the input with defaults filled in (echoed in summary.json)
 };

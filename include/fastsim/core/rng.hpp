@@ -4,6 +4,7 @@
 // the same sequence on every platform (std:: distributions do not).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string_view>
 
@@ -38,6 +39,12 @@ class RandomStream {
   double uniform() { return boost::random::uniform_01<double>()(engine_); }
   /// True with probability p.
   bool bernoulli(double p) { return uniform() < p; }
+  /// Pareto variate with the given mean and shape (> 1), by inverse transform:
+  /// x_m / U^(1/shape) with x_m = mean (shape - 1) / shape and U uniform in (0, 1].
+  double pareto(double mean, double shape) {
+    const double u = 1.0 - uniform();
+    return mean * (shape - 1.0) / shape / std::pow(u, 1.0 / shape);
+  }
   boost::random::mt19937_64& engine() { return engine_; }
 
  private:

@@ -2,8 +2,7 @@
 // persistent-congestion experiments): bursts at the peak rate alternate with silences.
 // Each burst is a whole number of packets, round(X) but at least one, where X is Pareto
 // with mean mean_on x peak / packet bits; each silence is Pareto with mean mean_off (the
-// same shape). The long-run rate is peak x on / (on + off). Pareto variates by inverse
-// transform: x_m / U^(1/shape) with x_m = mean (shape - 1) / shape, U uniform in (0, 1].
+// same shape). The long-run rate is peak x on / (on + off).
 #pragma once
 
 #include <algorithm>
@@ -19,12 +18,6 @@
 #include "fastsim/net/route.hpp"
 
 namespace fastsim::net {
-
-/// Pareto variate with the given mean and shape (> 1).
-inline double pareto(RandomStream& rng, double mean, double shape) {
-  const double u = 1.0 - rng.uniform();  // (0, 1]
-  return mean * (shape - 1.0) / shape / std::pow(u, 1.0 / shape);
-}
 
 class ParetoOnOffSource final : public Event {
  public:
@@ -51,7 +44,7 @@ class ParetoOnOffSource final : public Event {
 
   void fire() override {
     if (left_in_burst_ == 0) {  // a new burst (capped far beyond any run: the tail is unbounded)
-      const double n = std::min(pareto(rng_, mean_burst_pkts_, p_.shape), 1e15);
+      const double n = std::min(rng_.pareto(mean_burst_pkts_, p_.shape), 1e15);
       left_in_burst_ = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(n)));
     }
     Packet* p = pool_.acquire();
@@ -63,7 +56,7 @@ class ParetoOnOffSource final : public Event {
     route_->links[0]->enqueue(p);
     Time next = sim_.now() + gap_;
     if (--left_in_burst_ == 0) {
-      const double off = pareto(rng_, p_.mean_off.to_seconds(), p_.shape);
+      const double off = rng_.pareto(p_.mean_off.to_seconds(), p_.shape);
       if (next >= stop_ || off >= (stop_ - next).to_seconds())
         return;
       next += Duration::seconds(off);

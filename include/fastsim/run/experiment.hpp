@@ -17,6 +17,7 @@
 #include "fastsim/net/link.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/pareto_on_off_source.hpp"
+#include "fastsim/run/flow_arrivals.hpp"
 #include "fastsim/run/results.hpp"
 #include "fastsim/tcp/tcp_receiver.hpp"
 #include "fastsim/tcp/tcp_sender.hpp"
@@ -34,6 +35,7 @@ struct FlowRuntime {
   std::unique_ptr<tcp::TcpSender> sender;
   std::unique_ptr<tcp::TcpReceiver> receiver;
   bool started = false;
+  bool crosses_bottleneck = false;
   std::optional<Time> ended;  ///< stop or completion time
   uint64_t delivered_at_last_sample = 0;
   std::vector<double> goodput_samples_bps;
@@ -79,6 +81,7 @@ class Experiment {
   [[nodiscard]] size_t flow_count() const { return flows_.size(); }
   [[nodiscard]] FlowRuntime& flow(size_t i) { return *flows_[i]; }
   [[nodiscard]] UdpRuntime& udp(size_t i) { return *udp_[i]; }
+  [[nodiscard]] FlowArrivals& arrivals(size_t i) { return *arrivals_[i]; }
   /// Packets of a route currently on any link (waiting, serializing or propagating).
   [[nodiscard]] uint64_t packets_on_links(const net::Route& r) const;
   /// The summary.json document for the current result.
@@ -89,6 +92,7 @@ class Experiment {
   void build_network();
   void build_flows();
   void build_udp_sources();
+  void build_arrivals();
   void finish_flow(FlowRuntime& f, Time t);
   void compute_results(double wall_s);
   /// Fairness ratio of a joining flow and convergence times of one interval.
@@ -103,6 +107,8 @@ class Experiment {
   std::vector<std::string> link_order_;
   std::vector<std::unique_ptr<FlowRuntime>> flows_;
   std::vector<std::unique_ptr<UdpRuntime>> udp_;
+  ActiveFlowClock clock_{sim_};  // flows crossing the bottleneck (fair-share completion times)
+  std::vector<std::unique_ptr<FlowArrivals>> arrivals_;
   std::unique_ptr<Sampler> sampler_;
   RunResult result_;
 };

@@ -80,6 +80,17 @@ struct IntervalResult {
   std::optional<double> convergence_base_rtts;            ///< largest convergence time / the flow's base RTT
 };
 
+/// One Poisson arrival process of finite flows.
+struct ArrivalResult {
+  std::string id;
+  double flows_per_s = 0;
+  uint64_t started = 0;
+  uint64_t completed = 0;
+  uint64_t active_at_end = 0;
+  std::optional<double> mean_fct_s;
+  std::optional<double> mean_slowdown;  ///< mean of fct / fair_fct
+};
+
 struct RunResult {
   double sim_time_s = 0;
   double wall_time_s = 0;
@@ -91,6 +102,7 @@ struct RunResult {
   std::vector<UdpResult> udp;
   std::vector<LinkResult> links;
   std::vector<IntervalResult> intervals;
+  std::vector<ArrivalResult> arrivals;
 };
 
 }  // namespace fastsim::run

@@ -28,6 +28,13 @@ struct ReceiverCounters {
 class TcpReceiver final : public net::PacketSink {
  public:
   TcpReceiver(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg, const net::Route* ack_route);
+  /// Cancels a pending delayed ACK (flows that end during a run are destroyed).
+  ~TcpReceiver() override {
+    if (delack_timer_.scheduled())
+      sim_.cancel(delack_timer_);
+  }
+  TcpReceiver(const TcpReceiver&) = delete;
+  TcpReceiver& operator=(const TcpReceiver&) = delete;
   void receive(net::Packet* p) override;
 
   [[nodiscard]] const ReceiverCounters& counters() const { return counters_; }

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -61,6 +62,12 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   /// `total_segments` = 0 for a bulk (infinite) flow.
   TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg, std::unique_ptr<cc::CongestionControl> cc,
             const net::Route* data_route, uint64_t total_segments);
+  /// Cancels the sender's pending timers (flows that end during a run are destroyed).
+  ~TcpSender() override;
+  TcpSender(const TcpSender&) = delete;
+  TcpSender& operator=(const TcpSender&) = delete;
+  /// Called once, when the last segment of a finite flow is acknowledged.
+  void on_complete(std::function<void()> fn) { on_complete_ = std::move(fn); }
 
   /// Begins sending (flow start).
   void start();
@@ -163,6 +170,7 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   uint64_t retx_ptr_ = 0;       // retransmission scan position (<= mark_ptr_)
 
   Time completion_time_ = Time::never();
+  std::function<void()> on_complete_;
   Time window_since_ = Time::zero();
   WindowIntegral window_integral_;
   SenderCounters counters_;

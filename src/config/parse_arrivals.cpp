@@ -1,0 +1,154 @@
+// The scenario's "arrivals" array: Poisson arrivals of finite TCP flows with a size
+// distribution and a mix of paths (RTT classes) with weights (run/flow_arrivals.hpp).
+#include <fmt/format.h>
+
+#include "parse_parts.hpp"
+
+namespace fastsim::config::detail {
+
+using nlohmann::json;
+
+namespace {
+
+std::optional<traffic::SizeDistribution> read_size(Reader& a) {
+  const json* j = a.get("size");
+  if (j == nullptr) {
+    a.error("size",
+            "missing required key (expected {\"distribution\": \"fixed\" | \"exponential\" | \"pareto\" | "
+            "\"bounded_pareto\", ...})");
+    return std::nullopt;
+  }
+  Reader r(*j, a.path_of("size"), a.issues());
+  using Kind = traffic::SizeDistribution::Kind;
+  traffic::SizeDistribution d;
+  const auto kind = r.choice("distribution", {"fixed", "exponential", "pareto", "bounded_pareto"});
+  if (!kind && r.is_object() && r.get("distribution") == nullptr)
+    r.error("distribution", "missing required key (\"fixed\", \"exponential\", \"pareto\" or \"bounded_pareto\")");
+  bool ok = kind.has_value();
+  d.kind = static_cast<Kind>(kind.value_or(0));
+  if (kind && d.kind == Kind::kBoundedPareto) {
+    auto min = r.size("min", true);
+    auto max = r.size("max", true);
+    ok = ok && min && max;
+    if (min && max && *max <= *min) {
+      r.error("max", fmt::format("max ({} B) must be above min ({} B)", *max, *min));
+      ok = false;
+    }
+    d.min = static_cast<double>(min.value_or(1));
+    d.max = static_cast<double>(max.value_or(2));
+  } else if (kind) {
+    auto mean = r.size("mean", true);  // fixed: the size itself
+    ok = ok && mean;
+    d.mean = static_cast<double>(mean.value_or(1));
+  }
+  if (kind && (d.kind == Kind::kPareto || d.kind == Kind::kBoundedPareto)) {
+    auto shape = r.number("shape", 0, 100);
+    if (!shape && r.get("shape") == nullptr)
+      r.error("shape", "missing required key (the Pareto shape)");
+    if (shape && d.kind == Kind::kPareto && *shape <= 1) {
+      r.error("shape", fmt::format("shape {} gives an infinite mean: a Pareto size needs shape > 1", *shape));
+      shape.reset();
+    } else if (shape && *shape <= 0) {
+      r.error("shape", "shape must be positive");
+      shape.reset();
+    }
+    ok = ok && shape;
+    d.shape = shape.value_or(2);
+  }
+  r.finish();
+  if (!ok || !r.is_object())
+    return std::nullopt;
+  return d;
+}
+
+}  // namespace
+
+void read_arrivals(Reader& top, Scenario& s, const TopologyRead& topology, const std::set<std::string>& node_ids,
+                   std::optional<Duration> duration, std::set<std::string>& ids, const tcp::TcpConfig& base_tcp,
+                   std::optional<uint64_t> base_rwnd) {
+  const json* list = top.get("arrivals");
+  if (list == nullptr)
+    return;
+  if (!list->is_array()) {
+    top.error("arrivals", fmt::format("expected an array of arrival processes, got {}", list->dump()));
+    return;
+  }
+  for (size_t i = 0; i < list->size(); ++i) {
+    Reader r((*list)[i], fmt::format("/arrivals/{}", i), top.issues());
+    ArrivalSpec a;
+    a.id = r.id("id", true).value_or("");
+    a.json_index = i;
+    FlowSpec tmpl;
+    tmpl.json_index = i;
+    tmpl.tcp = base_tcp;
+    std::optional<uint64_t> rwnd = base_rwnd;
+    tmpl.algorithm = r.string("algorithm").value_or("reno");
+    const cc::AlgorithmInfo* algo = cc::find_algorithm(tmpl.algorithm);
+    if (algo == nullptr)
+      r.error("algorithm", fmt::format("unknown algorithm \"{}\"; allowed: {}", tmpl.algorithm, cc::algorithm_names()));
+    json params_echo;
+    tmpl.params = read_params(r, algo, params_echo);
+    a.flows_per_s = r.number("rate", 1e-9, 1e9);
+    a.load = r.number("load", 1e-9, 100);
+    if (a.flows_per_s.has_value() == a.load.has_value() && r.is_object())
+      r.error("", "give exactly one of \"rate\" (flows per second) and \"load\" (fraction of the bottleneck rate)");
+    auto size = read_size(r);
+    a.start = r.duration("start").value_or(Duration::zero());
+    a.stop = r.duration("stop");
+    read_tcp(r, tmpl.tcp, rwnd);
+    check_tcp(r, tmpl.tcp);
+    if (rwnd)
+      tmpl.tcp.receive_window = std::max<uint64_t>(1, *rwnd / tmpl.tcp.mss);
+
+    // Paths: a list of placements with weights, or the placement keys on the process itself.
+    std::vector<std::pair<Placement, double>> paths;
+    bool paths_ok = true;
+    if (const json* pl = r.get("paths")) {
+      if (!pl->is_array() || pl->empty()) {
+        r.error("paths", fmt::format("expected a non-empty array of paths, got {}", pl->dump()));
+        paths_ok = false;
+      } else {
+        for (size_t k = 0; k < pl->size(); ++k) {
+          Reader pr((*pl)[k], fmt::format("/arrivals/{}/paths/{}", i, k), top.issues());
+          const double w = pr.number("weight", 1e-9, 1e9).value_or(1.0);
+          auto p = read_placement(pr, topology, node_ids, "path");
+          pr.finish();
+          if (p) {
+            paths.emplace_back(*p, w);
+          } else {
+            paths_ok = false;
+          }
+        }
+      }
+    } else if (auto p = read_placement(r, topology, node_ids, "arrival process")) {
+      paths.emplace_back(*p, 1.0);
+    } else {
+      paths_ok = false;
+    }
+    r.finish();
+    if (!r.is_object() || !paths_ok || !size)
+      continue;
+    a.size = *size;
+    if (duration && a.start >= *duration) {
+      r.error("start", fmt::format("start {} is not before the end of the run ({})", format_duration(a.start),
+                                   format_duration(*duration)));
+    }
+    if (a.stop && *a.stop <= a.start)
+      r.error("stop",
+              fmt::format("stop {} must be after start {}", format_duration(*a.stop), format_duration(a.start)));
+    if (!a.id.empty() && !ids.insert(a.id).second) {
+      r.error("id", fmt::format("duplicate id \"{}\" (flows, UDP sources and arrivals share one namespace)", a.id));
+      continue;
+    }
+    for (size_t k = 0; k < paths.size(); ++k) {
+      FlowSpec p = tmpl;
+      p.id = paths.size() == 1 ? a.id : fmt::format("{}.{}", a.id, k);
+      place(s, topology, paths[k].first, p);
+      a.paths.push_back(std::move(p));
+      a.weights.push_back(paths[k].second);
+    }
+    s.arrivals.push_back(std::move(a));
+  }
+}
+
+}  // namespace fastsim::config::detail
