@@ -28,12 +28,16 @@ Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
   if (cfg_.tick > Duration::zero()) {
     pipe_.emplace(cfg_.rate, cfg_.tick, cfg_.delay);
     wire_delay_ = pipe_->delay();
+    pipe_mode_ = true;
+    pipe_ps_per_byte_ = 8e12 / cfg_.rate.to_double();
   }
   if (cfg_.red) {
     red_ =
         std::make_unique<RedGate>(*cfg_.red, serialization_time(cfg_.red->mean_packet_size, cfg_.rate), seed_, cfg_.id);
   }
+  modelled_ = pipe_mode_ || red_ != nullptr;
 }
+
 
 Duration Link::tx_time(uint32_t bytes) {
   if (bytes != memo_bytes_) {
@@ -192,7 +196,18 @@ void Link::accept(Packet* p, Time in) {
   s.pkt = p;
   s.in = in;
   s.size = p->size_bytes;
-  const std::optional<Time> start = admit(in, s.size);
+  std::optional<Time> start;
+  if (modelled_) [[unlikely]] {
+    start = admit_modelled(in, s.size);
+  } else {  // the plain drop-tail FIFO (the hot path)
+    start = std::max(in, busy_until_);
+    if (*start > in && full(s.size)) {
+      last_early_drop_ = false;
+      start.reset();
+    } else {
+      busy_until_ = *start + tx_time(s.size);
+    }
+  }
   if (!start) {
     s.state = SlotState::kDropped;
     s.early_drop = last_early_drop_;
@@ -237,7 +252,7 @@ void Link::accept(Packet* p, Time in) {
     sim_.schedule_at(delivery_event_, s.out);
 }
 
-std::optional<Time> Link::admit(Time in, uint32_t bytes) {
+std::optional<Time> Link::admit_modelled(Time in, uint32_t bytes) {
   // The queue seen at `in`: admit_queue_* (packets waiting, not the one in service).
   const bool idle = admit_queue_pkts_ == 0 && in >= busy_until_;
   if (red_ && red_->drop(admit_queue_pkts_, idle, busy_until_, in)) {
@@ -251,12 +266,8 @@ std::optional<Time> Link::admit(Time in, uint32_t bytes) {
     trial = *pipe_;
     start = trial->release(in, bytes);
   }
-  if (start > in) {
-    const bool full = cfg_.buffer.packets != 0 ? admit_queue_pkts_ + 1 > cfg_.buffer.packets
-                                               : admit_queue_bytes_ + bytes > cfg_.buffer.bytes;
-    if (full)
-      return std::nullopt;
-  }
+  if (start > in && full(bytes))
+    return std::nullopt;
   if (pipe_) {
     *pipe_ = *trial;
     busy_until_ = start;  // a pipe is idle once its last admitted packet is released

@@ -164,9 +164,19 @@ class Link {
   void integrate_queue(Time t);
   [[nodiscard]] Duration tx_time(uint32_t bytes);
   /// Transmitter time the slot uses (counts towards utilization).
-  [[nodiscard]] Duration busy_time(const Slot& s) { return pipe_ ? tx_time(s.size) : s.out - wire_delay_ - s.tx_start; }
-  /// When the slot's packet leaves the queue, or nullopt if it is dropped at the queue.
-  std::optional<Time> admit(Time in, uint32_t bytes);
+  [[nodiscard]] Duration busy_time(const Slot& s) const {
+    if (pipe_mode_) [[unlikely]]  // no call here: arrive() and start() stay leaf functions
+      return Duration::picoseconds(static_cast<int64_t>(s.size * pipe_ps_per_byte_ + 0.5));
+    return s.out - wire_delay_ - s.tx_start;
+  }
+  /// With RED or a dummynet pipe: when a packet arriving at `in` leaves the queue, or
+  /// nullopt if it is dropped at the queue (the plain FIFO is inline in accept()).
+  std::optional<Time> admit_modelled(Time in, uint32_t bytes);
+  /// The buffer cannot take one more waiting packet of `bytes` (at the admission time).
+  [[nodiscard]] bool full(uint32_t bytes) const {
+    return cfg_.buffer.packets != 0 ? admit_queue_pkts_ + 1 > cfg_.buffer.packets
+                                    : admit_queue_bytes_ + bytes > cfg_.buffer.bytes;
+  }
   RandomStream& loss_rng();
   void grow();
   Slot& slot(uint64_t i) { return ring_[i & mask_]; }
@@ -180,7 +190,10 @@ class Link {
   std::unique_ptr<RandomStream> rng_;  // made on first use: 2.5 KB that lossless links do without
   const Link* feeder_ = nullptr;
   uint32_t injected_losses_ = 0;
+  bool pipe_mode_ = false;  // served at ticks (pipe_ set); kept next to the hot fields
+  bool modelled_ = false;   // a pipe or RED: admission through admit_modelled()
   Duration wire_delay_;
+  double pipe_ps_per_byte_ = 0;  // a pipe's transmission time per byte (utilization)
   std::optional<DummynetPipe> pipe_;
   std::unique_ptr<RedGate> red_;
   bool last_early_drop_ = false;  // admit()'s reason for its last refusal
