@@ -95,6 +95,7 @@ void read_arrivals(Reader& top, Scenario& s, const TopologyRead& topology, const
     auto size = read_size(r);
     a.start = r.duration("start").value_or(Duration::zero());
     a.stop = r.duration("stop");
+    a.traces = r.boolean("traces").value_or(false);
     read_tcp(r, tmpl.tcp, rwnd);
     check_tcp(r, tmpl.tcp);
     if (rwnd)

@@ -69,6 +69,13 @@ class Experiment::Sampler final : public Event {
       auto file = std::make_unique<trace::AtomicFile>(fmt::format("{}/arrivals/{}.csv", out_dir, a->spec().id));
       file->print("time_s,active,started,completed,mean_fct_s,mean_slowdown\n");
       arrival_files_.push_back(std::move(file));
+      if (a->spec().traces) {
+        auto flows = std::make_unique<trace::AtomicFile>(fmt::format("{}/arrivals/{}-flows.csv", out_dir, a->spec().id));
+        flows->print("time_s,flow,cwnd_pkts,srtt_s,bytes_acked,retransmits\n");
+        arrival_flow_files_.push_back(std::move(flows));
+      } else {
+        arrival_flow_files_.push_back(nullptr);
+      }
     }
     for (const auto& [id, link] : monitored_) {
       auto file = std::make_unique<trace::AtomicFile>(fmt::format("{}/links/{}.csv", out_dir, id));
@@ -148,6 +155,15 @@ class Experiment::Sampler final : public Event {
       } else {
         arrival_files_[i]->print(",\n");
       }
+      if (trace::AtomicFile* out = arrival_flow_files_[i].get()) {
+        active_.clear();
+        a.active_flows(active_);
+        const uint64_t mss = a.spec().paths.front().tcp.mss;
+        for (const auto& f : active_) {
+          out->print("{:.6f},{},{:.6g},{:.9f},{},{}\n", t, *f.id, f.cwnd_pkts, f.srtt_s, f.segments_acked * mss,
+                     f.retransmits);
+        }
+      }
     }
     const Time next = sim.now() + e_.scenario_.sample_interval;
     if (next <= Time::at(e_.scenario_.duration))
@@ -161,6 +177,10 @@ class Experiment::Sampler final : public Event {
       f->commit();
     for (auto& f : arrival_files_)
       f->commit();
+    for (auto& f : arrival_flow_files_) {
+      if (f)
+        f->commit();
+    }
   }
 
   std::map<std::string, LinkResult> link_samples_;
@@ -170,6 +190,8 @@ class Experiment::Sampler final : public Event {
   std::vector<std::unique_ptr<trace::AtomicFile>> flow_files_;
   std::map<std::string, std::unique_ptr<trace::AtomicFile>> link_files_;
   std::vector<std::unique_ptr<trace::AtomicFile>> arrival_files_;
+  std::vector<std::unique_ptr<trace::AtomicFile>> arrival_flow_files_;  // null unless "traces": true
+  std::vector<ActiveFlowSample> active_;
   std::map<std::string, Duration> last_busy_;
   std::map<std::string, double> last_area_;
   std::vector<double> values_;

@@ -152,6 +152,16 @@ uint64_t FlowArrivals::delivered_packets() const {
   return n;
 }
 
+void FlowArrivals::active_flows(std::vector<ActiveFlowSample>& out) const {
+  for (const auto& f : flows_) {
+    if (f->done)
+      continue;
+    const auto& srtt = f->sender->rtt().view().srtt;
+    out.push_back({&f->record.id, f->sender->window().cwnd_pkts, srtt ? srtt->to_seconds() : 0.0,
+                   f->sender->counters().segments_acked, f->sender->counters().retransmits});
+  }
+}
+
 ArrivalPeriod FlowArrivals::take_period() {
   const ArrivalPeriod p = period_;
   period_ = {};

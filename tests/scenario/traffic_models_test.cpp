@@ -5,6 +5,7 @@
 // samples, on/off flows with a window cap, seeded start jitter and txqueuelen.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -246,4 +247,36 @@ TEST_CASE("txqueuelen sets the sender's access-link buffer", "[scenario]") {
   run::Experiment exp(s);
   CHECK(exp.link("a.access_src").config().buffer.packets == 25);
   CHECK(exp.link("a.access_dst").config().buffer.packets == 100000);
+}
+
+TEST_CASE("arrivals write their trace, and per-flow rows only when asked", "[scenario][arrivals]") {
+  auto run_with = [](bool traces) {
+    const auto s = scenario_from(dumbbell(R"({"rate": "100Mbps", "delay": "5ms", "buffer": "1000pkt"})", "5s",
+                                          R"("sample_interval": "0.5s", "arrivals": [{"id": "w", "rate": 20,
+                                              "rtt": "40ms", "traces": )" +
+                                              std::string(traces ? "true" : "false") +
+                                              R"(, "size": {"distribution": "fixed", "mean": "1MB"}}])"));
+    const auto dir = fastsim::testing::temp_dir(traces ? "arr-traces" : "arr-notraces");
+    run::Experiment exp(s);
+    run::RunOptions o;
+    o.out_dir = dir.string();
+    exp.run(o);
+    auto files = fastsim::testing::run_outputs(dir, {});
+    std::filesystem::remove_all(dir);
+    return files;
+  };
+  const auto with = run_with(true);
+  const auto without = run_with(false);
+  REQUIRE(with.count("arrivals/w.csv"));
+  REQUIRE(with.count("arrivals/w-flows.csv"));
+  CHECK_FALSE(without.count("arrivals/w-flows.csv"));
+  CHECK(with.at("arrivals/w.csv") == without.at("arrivals/w.csv"));
+  // 10 periods of the process trace; per-flow rows name the flows "w#n".
+  const std::string& trace = with.at("arrivals/w.csv");
+  CHECK(std::count(trace.begin(), trace.end(), '\n') == 11);
+  CHECK(with.at("arrivals/w-flows.csv").find(",w#") != std::string::npos);
+  const auto summary = nlohmann::json::parse(with.at("summary.json"));
+  CHECK(summary["arrivals"][0]["started"].get<uint64_t>() ==
+        summary["arrivals"][0]["completed"].get<uint64_t>() + summary["arrivals"][0]["active_at_end"].get<uint64_t>());
+  CHECK(summary["completed_flows"].size() == summary["arrivals"][0]["completed"].get<uint64_t>());
 }

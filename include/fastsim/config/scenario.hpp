@@ -75,6 +75,7 @@ struct ArrivalSpec {
   std::vector<double> weights;  ///< relative frequency of each path
   Duration start;
   std::optional<Duration> stop;  ///< no arrival at or after it (absent: end of run)
+  bool traces = false;           ///< also write arrivals/<id>-flows.csv (every active flow per period)
 };
 
 struct Scenario {

@@ -60,6 +60,15 @@ struct CompletedFlow {
   double fair_fct_s = 0;
 };
 
+/// The state of one active flow at a sample instant (arrivals/<id>-flows.csv).
+struct ActiveFlowSample {
+  const std::string* id;
+  double cwnd_pkts;
+  double srtt_s;
+  uint64_t segments_acked;
+  uint64_t retransmits;
+};
+
 /// Counts since the previous take_period() (trace rows).
 struct ArrivalPeriod {
   uint64_t started = 0;
@@ -91,6 +100,8 @@ class FlowArrivals final : public Event {
   /// Example routes of every path (wiring of single-fed links before the run).
   [[nodiscard]] std::vector<const net::Route*> path_routes() const;
   ArrivalPeriod take_period();
+  /// Appends every flow still running (started, not complete) to `out`.
+  void active_flows(std::vector<ActiveFlowSample>& out) const;
 
  private:
   struct Flow;
