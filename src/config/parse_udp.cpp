@@ -31,6 +31,7 @@ void read_udp(Reader& top, Scenario& s, const TopologyRead& topology, const std:
       u.packet_size = static_cast<uint32_t>(*v);
     u.start = r.duration("start").value_or(Duration::zero());
     u.stop = r.duration("stop");
+    const auto count = r.integer("count", 1, 100000);
     if (u.type == UdpSpec::Type::kParetoOnOff) {
       if (auto v = r.number("shape", 0, 100)) {
         if (*v <= 1.0) {
@@ -53,13 +54,19 @@ void read_udp(Reader& top, Scenario& s, const TopologyRead& topology, const std:
     if (u.stop && *u.stop <= u.start)
       r.error("stop",
               fmt::format("stop {} must be after start {}", format_duration(*u.stop), format_duration(u.start)));
-    if (!u.path.id.empty() && !ids.insert(u.path.id).second) {
-      r.error("id", fmt::format("duplicate id \"{}\" (flows and UDP sources share one namespace)", u.path.id));
-      continue;
+    for (int64_t k = 0; k < count.value_or(1); ++k) {  // `count` replicas: ids <id>-0, <id>-1, ...
+      UdpSpec copy = u;
+      if (count)
+        copy.path.id = fmt::format("{}-{}", u.path.id, k);
+      if (!copy.path.id.empty() && !ids.insert(copy.path.id).second) {
+        r.error("id",
+                fmt::format("duplicate id \"{}\" (flows, UDP sources and arrivals share one namespace)", copy.path.id));
+        break;
+      }
+      if (placement)
+        place(s, topology, *placement, copy.path);
+      s.udp.push_back(std::move(copy));
     }
-    if (placement)
-      place(s, topology, *placement, u.path);
-    s.udp.push_back(std::move(u));
   }
 }
 

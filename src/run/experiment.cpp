@@ -70,7 +70,8 @@ class Experiment::Sampler final : public Event {
       file->print("time_s,active,started,completed,mean_fct_s,mean_slowdown\n");
       arrival_files_.push_back(std::move(file));
       if (a->spec().traces) {
-        auto flows = std::make_unique<trace::AtomicFile>(fmt::format("{}/arrivals/{}-flows.csv", out_dir, a->spec().id));
+        auto flows =
+            std::make_unique<trace::AtomicFile>(fmt::format("{}/arrivals/{}-flows.csv", out_dir, a->spec().id));
         flows->print("time_s,flow,cwnd_pkts,srtt_s,bytes_acked,retransmits\n");
         arrival_flow_files_.push_back(std::move(flows));
       } else {
@@ -313,7 +314,9 @@ void Experiment::build_arrivals() {
   }
 }
 
-Experiment::~Experiment() = default;
+Experiment::~Experiment() {
+  sim_.clear();  // components cancel their own timers when destroyed: leave none in the queue
+}
 
 void Experiment::build_network() {
   for (const auto& l : scenario_.links) {

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "../support/helpers.hpp"
@@ -387,5 +388,34 @@ TEST_CASE("every algorithm has an example scenario in configs/ that runs", "[cli
     for (const auto& f : summary["flows"])
       CHECK(f["algorithm"] == algo.name);
     fs::remove_all(out);
+  }
+}
+
+TEST_CASE("every published experiment runs with the shortening its README gives", "[cli][slow][experiments]") {
+  // configs/experiments/README.md has one table row per file: | `NAME.json` | ... | `--set ...` (wall) | ...
+  // Running each row's command keeps the README's commands true.
+  const std::string readme = read_file(kSource + "/configs/experiments/README.md");
+  std::set<std::string> listed;
+  std::istringstream lines(readme);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("| `", 0) != 0 || line.find(".json`") == std::string::npos)
+      continue;
+    const std::string name = line.substr(3, line.find('`', 3) - 3);
+    const auto set = line.find("`--set ");
+    REQUIRE(set != std::string::npos);
+    const std::string overrides = line.substr(set + 1, line.find('`', set + 1) - set - 1);
+    listed.insert(name);
+    const fs::path out = temp_dir("experiment");
+    const auto r = run_command(kBinary + " run " + kSource + "/configs/experiments/" + name + " --quiet --out " +
+                               out.string() + " " + overrides);
+    INFO(name << " " << overrides << "\n" << r.output);
+    CHECK(r.exit_code == 0);
+    CHECK(fs::exists(out / "summary.json"));
+    fs::remove_all(out);
+  }
+  // Every file is in the table.
+  for (const auto& e : fs::directory_iterator(kSource + "/configs/experiments")) {
+    if (e.path().extension() == ".json")
+      CHECK(listed.count(e.path().filename().string()) == 1);
   }
 }

@@ -24,6 +24,13 @@ class EventQueue {
   void schedule(Event& ev, Time t);
   /// Removes `ev` if pending; no-op otherwise.
   void cancel(Event& ev);
+  /// Unschedules every pending event (their owners may then be destroyed in any order).
+  void clear() {
+    for (const Entry& e : heap_)
+      e.ev->index_ = Event::kNotScheduled;
+    heap_.clear();
+    firing_ = false;
+  }
   [[nodiscard]] bool empty() const { return size() == 0; }
   [[nodiscard]] size_t size() const { return heap_.size() - (firing_ ? 1 : 0); }
   /// Time of the earliest pending event. Precondition: !empty() and no event firing.

@@ -26,6 +26,9 @@ class Simulator {
   void schedule_at(Event& ev, Time t) { queue_.schedule(ev, t); }
   void schedule_in(Event& ev, Duration d) { queue_.schedule(ev, now_ + d); }
   void cancel(Event& ev) { queue_.cancel(ev); }
+  /// Unschedules every pending event: call before destroying the components that own
+  /// events, so none of them is left in the queue whatever the destruction order.
+  void clear() { queue_.clear(); }
 
   /// Runs `fn` once at `t`. Allocates: for rare setup events (flow start/stop), not the packet path.
   void call_at(Time t, std::function<void()> fn);
