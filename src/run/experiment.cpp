@@ -498,7 +498,18 @@ void Experiment::compute_results(double wall_s) {
       bottleneck = &l;
   }
   const double tau = scenario_.sample_interval.to_seconds();
-  for (const auto& plan : trace::plan_intervals(spans, duration, tau, scenario_.warmup.to_seconds())) {
+  // UDP sources and arrival processes starting or stopping change the capacity left to
+  // the flows: they split intervals (and start convergence clocks) without being flows.
+  std::vector<double> events;
+  for (const auto& u : r.udp) {
+    events.push_back(u.start_s);
+    events.push_back(u.stop_s);
+  }
+  for (const auto& a : scenario_.arrivals) {
+    events.push_back(a.start.to_seconds());
+    events.push_back(a.stop ? a.stop->to_seconds() : duration);
+  }
+  for (const auto& plan : trace::plan_intervals(spans, duration, tau, scenario_.warmup.to_seconds(), events)) {
     IntervalResult ir;
     ir.start_s = plan.start;
     ir.end_s = plan.end;

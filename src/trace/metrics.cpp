@@ -79,8 +79,13 @@ std::optional<size_t> convergence_periods(const std::vector<double>& samples, do
   return k;
 }
 
-std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double duration, double tau, double warmup) {
+std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double duration, double tau, double warmup,
+                                         const std::vector<double>& events) {
   std::vector<double> cuts{0.0, duration};
+  for (double t : events) {
+    if (t > 0 && t < duration)
+      cuts.push_back(t);
+  }
   for (const auto& f : flows) {
     cuts.push_back(std::clamp(f.start, 0.0, duration));
     cuts.push_back(std::clamp(f.end, 0.0, duration));

@@ -57,3 +57,18 @@ TEST_CASE("convergence is the first period after which the rate stays in the ban
   CHECK_FALSE(convergence_periods({100, 100, 0}, 0.1).has_value());  // never settles
   CHECK_FALSE(convergence_periods(ramp, 0.01).has_value());          // 100 is 3 % off the mean: never within 1 %
 }
+
+TEST_CASE("capacity-change events split intervals without being flows", "[metrics]") {
+  // One flow over [0, 30) s; a CBR source from 10 s to 20 s.
+  const auto plans = plan_intervals({{0, 30}}, 30, 1, 0, {10, 20, 0, 30, 45});
+  REQUIRE(plans.size() == 3);
+  CHECK(plans[0].start == 0);
+  CHECK(plans[0].end == 10);
+  CHECK(plans[1].start == 10);
+  CHECK(plans[1].end == 20);
+  CHECK(plans[2].end == 30);
+  for (const auto& p : plans)
+    CHECK(p.flows == std::vector<size_t>{0});
+  CHECK(plans[1].first_period == 10);
+  CHECK(plans[1].end_period == 20);
+}

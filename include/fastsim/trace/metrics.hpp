@@ -44,6 +44,9 @@ struct IntervalPlan {
 };
 
 /// Splits [0, duration) at every flow start and end; periods are [k tau, (k+1) tau).
-std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double duration, double tau, double warmup);
+/// `events`: further cut times (a change of the capacity left to the flows: a UDP source
+/// or an arrival process starting or stopping), which split intervals without being flows.
+std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double duration, double tau, double warmup,
+                                         const std::vector<double>& events = {});
 
 }  // namespace fastsim::trace
