@@ -1,6 +1,6 @@
-// fastsim command-line interface: run, validate, algorithms. The only code that
-// talks to the terminal. Exit codes: 0 success, 1 invalid scenario, 2 usage error,
-// 3 failure while running or writing outputs.
+// fastsim command-line interface: run, validate, algorithms, and the sweep commands
+// (sweep_commands.cpp). The only code that talks to the terminal. Exit codes in
+// commands.hpp.
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -10,16 +10,21 @@
 #include <fmt/format.h>
 #include <boost/program_options.hpp>
 
+#include "commands.hpp"
 #include "fastsim/cc/registry.hpp"
 #include "fastsim/config/parse.hpp"
 #include "fastsim/run/experiment.hpp"
 
 namespace po = boost::program_options;
 using fastsim::config::ScenarioError;
+using namespace fastsim::cli;
+
+void fastsim::cli::print_issues(const ScenarioError& e, const std::string& file) {
+  for (const auto& i : e.issues())
+    std::cerr << fmt::format("{}: {}\n", file, i.to_string());
+}
 
 namespace {
-
-constexpr int kOk = 0, kBadScenario = 1, kUsage = 2, kRunFailed = 3;
 
 const char* kUsageText =
     "usage: fastsim <command> [options]\n"
@@ -29,13 +34,15 @@ const char* kUsageText =
     "                      simulate a scenario; write traces and summary.json to DIR\n"
     "  validate FILE       check a scenario and report every problem with its JSON path\n"
     "  algorithms [--json] list congestion-control algorithms and their parameters\n"
+    "  sweep SPEC --out DIR [--backend local|slurm] [--jobs N] [--dry-run] [--resume] [--pack K]\n"
+    "        [--throttle N] [--partition P] [--time T] [--mem M] [--account A] [--sbatch LINE]\n"
+    "        [--max-array-size N]\n"
+    "                      run a grid/zip of scenarios x replications (docs/sweeps.md)\n"
+    "  collect DIR         write runs.csv, flows.csv and aggregate.csv of a sweep\n"
+    "  check BASELINE [--results DIR] [--update] [--jobs N]\n"
+    "                      run a regression baseline; exit 4 if a metric leaves its band\n"
     "  --version           print the version\n"
     "  --help              print this help\n";
-
-void print_issues(const ScenarioError& e, const std::string& file) {
-  for (const auto& i : e.issues())
-    std::cerr << fmt::format("{}: {}\n", file, i.to_string());
-}
 
 fastsim::config::Scenario load(const std::string& file, const std::vector<std::string>& sets,
                                const std::optional<uint64_t>& seed) {
@@ -215,6 +222,14 @@ int main(int argc, char** argv) {
     return cmd_validate(args);
   if (cmd == "algorithms")
     return cmd_algorithms(args);
+  if (cmd == "sweep")
+    return cmd_sweep(args);
+  if (cmd == "collect")
+    return cmd_collect(args);
+  if (cmd == "check")
+    return cmd_check(args);
+  if (cmd == "sweep-task")  // what a SLURM array task runs
+    return cmd_sweep_task(args);
   std::cerr << fmt::format("fastsim: unknown command \"{}\"\n", cmd) << kUsageText;
   return kUsage;
 }

@@ -1,0 +1,56 @@
+// Where a sweep's runs execute. Both backends run exactly the runs they are given (the
+// caller leaves out those with a successful status for --resume) and leave one
+// status.json per run (run_store.hpp); both end by listing the runs that failed.
+// - Local: a pool of worker processes (fork per run, so a crash takes down one run only),
+//   progress on stderr.
+// - SLURM: job-array batch scripts (runs packed K per task, arrays split at the
+//   cluster's MaxArraySize), submitted with sbatch and followed by polling squeue;
+//   each task runs `fastsim sweep-task`. Facts about SLURM: specs/slurm-notes.md.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "fastsim/sweep/sweep_spec.hpp"
+
+namespace fastsim::sweep {
+
+/// Runs `todo` with `jobs` worker processes; returns the number of failed runs.
+size_t run_local(const std::filesystem::path& out, const std::vector<RunPlan>& todo, size_t jobs, bool progress);
+
+struct SlurmOptions {
+  size_t pack = 1;            ///< runs per array task
+  size_t throttle = 0;        ///< at most this many tasks at once (%throttle); 0: no limit
+  size_t max_array_size = 0;  ///< 0: ask the cluster (scontrol show config), 1001 if unknown
+  std::string partition, time, mem, account;
+  std::vector<std::string> extra_sbatch;  ///< further "#SBATCH ..." lines (without the prefix)
+  double poll_seconds = 0.5;
+  bool dry_run = false;  ///< write and print the scripts, do not submit
+};
+
+/// One job array: its batch script and the run ids its tasks execute.
+struct ArrayJob {
+  std::filesystem::path script;
+  std::filesystem::path list;  ///< run ids, one per line; task t runs lines [t K, t K + K)
+  std::string text;            ///< the script
+  std::vector<std::string> run_ids;
+  size_t tasks = 0;
+};
+
+/// The job arrays for `todo` (K runs per task, at most max_array_size tasks per array).
+std::vector<ArrayJob> plan_arrays(const std::filesystem::path& out, const std::vector<RunPlan>& todo,
+                                  const SlurmOptions& o, size_t max_array_size, const std::string& binary);
+
+/// Writes the scripts, submits them (unless dry_run) and waits; returns the number of
+/// failed runs (no status or a non-zero exit code), or throws std::runtime_error when
+/// SLURM itself fails (sbatch missing, submission refused).
+size_t run_slurm(const std::filesystem::path& out, const std::vector<RunPlan>& todo, const SlurmOptions& o,
+                 const std::string& binary);
+
+/// Body of one array task: runs lines [task K, task K + K) of `list`; returns non-zero if
+/// any of them failed.
+int run_task(const std::filesystem::path& out, const std::filesystem::path& list, size_t task, size_t pack);
+
+}  // namespace fastsim::sweep

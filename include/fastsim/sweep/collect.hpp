@@ -1,0 +1,37 @@
+// Tables of a sweep's results (`fastsim collect DIR`):
+// - runs.csv: one row per run: id, parameters, replication, seed, status, exit code and
+//   every scalar metric of summary.json, flattened to names like "links.bottleneck.
+//   utilization" or "intervals.0.jain" (machine-dependent fields -- wall time, peak RSS --
+//   are left out, so every backend gives the same file);
+// - flows.csv: per-flow metrics in long form (one row per run and flow);
+// - aggregate.csv: per parameter point and metric: n, mean, sample standard deviation
+//   and the Student-t 95 % confidence interval of the mean (Boost.Math quantiles).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+namespace fastsim::sweep {
+
+struct Aggregate {
+  size_t n = 0;
+  double mean = 0;
+  std::optional<double> sd;               ///< n >= 2
+  std::optional<double> ci_low, ci_high;  ///< n >= 2
+};
+
+/// Mean, standard deviation and Student-t confidence interval (two-sided, `level`).
+Aggregate aggregate(const std::vector<double>& x, double level = 0.95);
+
+struct CollectResult {
+  size_t runs = 0;
+  size_t ok = 0;
+  size_t failed = 0;   ///< non-zero exit code
+  size_t missing = 0;  ///< no status yet
+};
+
+/// Writes runs.csv, flows.csv and aggregate.csv into `dir` (a sweep folder).
+CollectResult collect(const std::filesystem::path& dir);
+
+}  // namespace fastsim::sweep

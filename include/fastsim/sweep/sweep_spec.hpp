@@ -1,0 +1,54 @@
+// A sweep: a base scenario and parameters (JSON pointers with value lists) combined as a
+// grid and/or zipped, times replications. Expansion gives every run its scenario, its
+// seed and a content-hashed id, so the same spec always gives the same runs.
+// Choices (docs/sweeps.md):
+// - Replication r (0-based) runs with seed derive_seed(base seed, r) for every parameter
+//   point: points are compared under common random numbers, replications differ.
+// - A run's id hashes the canonical scenario JSON (keys sorted, seed included) and the
+//   fastsim version: equal inputs share an id (and a folder), any change gives a new one.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace fastsim::sweep {
+
+struct Parameter {
+  std::string pointer;
+  std::vector<nlohmann::json> values;
+};
+
+struct SweepSpec {
+  nlohmann::json base;          ///< the base scenario document
+  std::string base_origin;      ///< its file, or "inline"
+  std::vector<Parameter> grid;  ///< every combination (pointers in sorted order)
+  std::vector<Parameter> zip;   ///< advanced together (equal lengths)
+  uint64_t replications = 1;
+  uint64_t base_seed = 1;  ///< the spec's "seed", else the base scenario's, else 1
+};
+
+struct RunPlan {
+  size_t index = 0;          ///< position in the sweep
+  std::string id;            ///< content hash (16 hex digits)
+  nlohmann::json params;     ///< {pointer: value} of this point
+  uint64_t replication = 0;  ///< 0-based
+  uint64_t seed = 0;
+  nlohmann::json scenario;  ///< the base with the point's values and the seed
+};
+
+/// Reads a sweep spec; a relative "base" path is taken from `spec_dir`. Throws
+/// config::ScenarioError naming the JSON path of every problem.
+SweepSpec parse_sweep_spec(const nlohmann::json& doc, const std::string& spec_dir);
+
+/// All runs in order: grid points (last pointer fastest) x zip positions x replications.
+/// Every scenario is validated; a point that does not give a valid scenario throws
+/// config::ScenarioError naming the point.
+std::vector<RunPlan> expand(const SweepSpec& spec, const std::string& version);
+
+uint64_t derive_seed(uint64_t base_seed, uint64_t replication);
+std::string run_id(const nlohmann::json& scenario, const std::string& version);
+
+}  // namespace fastsim::sweep

@@ -1,0 +1,23 @@
+// The fastsim subcommands and their shared exit codes: 0 success, 1 invalid scenario
+// (or sweep spec, baseline), 2 usage error, 3 failure while running or writing outputs,
+// 4 a regression check found a metric outside its band.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "fastsim/config/errors.hpp"
+
+namespace fastsim::cli {
+
+constexpr int kOk = 0, kBadScenario = 1, kUsage = 2, kRunFailed = 3, kCheckFailed = 4;
+
+/// Prints every issue as "file: /path: message" on stderr.
+void print_issues(const config::ScenarioError& e, const std::string& file);
+
+int cmd_sweep(const std::vector<std::string>& args);
+int cmd_sweep_task(const std::vector<std::string>& args);
+int cmd_collect(const std::vector<std::string>& args);
+int cmd_check(const std::vector<std::string>& args);
+
+}  // namespace fastsim::cli

@@ -1,0 +1,311 @@
+// fastsim sweep, collect, check and the internal sweep-task (see docs/sweeps.md).
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <boost/program_options.hpp>
+
+#include "commands.hpp"
+#include "fastsim/config/parse.hpp"
+#include "fastsim/sweep/backends.hpp"
+#include "fastsim/sweep/check.hpp"
+#include "fastsim/sweep/collect.hpp"
+#include "fastsim/sweep/run_store.hpp"
+#include "fastsim/trace/atomic_file.hpp"
+
+namespace fastsim::cli {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+using config::ScenarioError;
+using nlohmann::json;
+
+namespace {
+
+std::string self_binary() {
+  std::error_code ec;
+  const auto p = fs::canonical("/proc/self/exe", ec);
+  return ec ? std::string("fastsim") : p.string();
+}
+
+size_t default_jobs() {
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+bool parse_options(const char* cmd, const std::vector<std::string>& args, po::options_description& opts,
+                   const po::positional_options_description& pos, po::variables_map& vm) {
+  try {
+    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+    po::notify(vm);
+    return true;
+  } catch (const po::error& e) {
+    std::cerr << fmt::format("fastsim {}: {}\n", cmd, e.what()) << opts;
+    return false;
+  }
+}
+
+void print_failures(const fs::path& out, const std::vector<sweep::RunPlan>& runs) {
+  for (const auto& r : runs) {
+    const auto s = sweep::read_status(sweep::run_dir(out, r.id));
+    if (s && s->exit_code == 0)
+      continue;
+    std::cerr << fmt::format("  failed: run {} {} replication {}: {}\n", r.id, r.params.dump(), r.replication,
+                             s ? fmt::format("exit code {}: {}", s->exit_code, s->error)
+                               : std::string("no status (the task did not finish)"));
+  }
+}
+
+}  // namespace
+
+int cmd_sweep(const std::vector<std::string>& args) {
+  po::options_description opts("sweep options");
+  std::string spec_file, out, backend = "local";
+  size_t jobs = default_jobs();
+  sweep::SlurmOptions slurm;
+  opts.add_options()("spec", po::value(&spec_file), "sweep spec (JSON)")("out", po::value(&out), "sweep folder")(
+      "backend", po::value(&backend), "local (default) or slurm")("jobs", po::value(&jobs),
+                                                                  "local worker processes (default: cores)")(
+      "dry-run", "print the runs (local) or write and print the batch scripts (slurm), run nothing")(
+      "resume", "run only the runs without a successful status")(
+      "pack", po::value(&slurm.pack), "slurm: runs per array task (default 1)")("throttle", po::value(&slurm.throttle),
+                                                                                "slurm: at most N array tasks at once")(
+      "partition", po::value(&slurm.partition), "slurm: partition")("time", po::value(&slurm.time),
+                                                                    "slurm: time limit per task")(
+      "mem", po::value(&slurm.mem), "slurm: memory per task")("account", po::value(&slurm.account), "slurm: account")(
+      "sbatch", po::value(&slurm.extra_sbatch)->composing(), "slurm: an extra #SBATCH line (repeatable)")(
+      "max-array-size", po::value(&slurm.max_array_size), "slurm: split arrays at N tasks (default: the cluster's)")(
+      "quiet,q", "no progress line");
+  po::positional_options_description pos;
+  pos.add("spec", 1);
+  po::variables_map vm;
+  if (!parse_options("sweep", args, opts, pos, vm))
+    return kUsage;
+  if (spec_file.empty() || out.empty()) {
+    std::cerr << "fastsim sweep: need a SPEC file and --out DIR\n" << opts;
+    return kUsage;
+  }
+  if (backend != "local" && backend != "slurm") {
+    std::cerr << fmt::format("fastsim sweep: --backend must be local or slurm, got \"{}\"\n", backend);
+    return kUsage;
+  }
+  if (jobs == 0 || slurm.pack == 0) {
+    std::cerr << "fastsim sweep: --jobs and --pack must be at least 1\n";
+    return kUsage;
+  }
+  const bool resume = vm.count("resume") > 0;
+  slurm.dry_run = vm.count("dry-run") > 0;
+  json spec_doc;
+  std::vector<sweep::RunPlan> runs;
+  try {
+    spec_doc = config::load_json_file(spec_file);
+    const auto spec = sweep::parse_sweep_spec(spec_doc, fs::path(spec_file).parent_path().string());
+    runs = sweep::expand(spec, FASTSIM_VERSION);
+  } catch (const ScenarioError& e) {
+    print_issues(e, spec_file);
+    return kBadScenario;
+  }
+  if (slurm.dry_run && backend == "local") {
+    for (const auto& r : runs)
+      std::cout << fmt::format("{} {} {} replication {} seed {}\n", r.index, r.id, r.params.dump(), r.replication,
+                               r.seed);
+    std::cout << fmt::format("{} runs\n", runs.size());
+    return kOk;
+  }
+  const fs::path dir = out;
+  if (fs::exists(dir / "sweep.json") && !resume) {
+    std::cerr << fmt::format("fastsim sweep: {} already holds a sweep: use --resume, or another --out\n", out);
+    return kUsage;
+  }
+  std::vector<sweep::RunPlan> todo;
+  try {
+    fs::create_directories(dir);
+    sweep::write_plan(dir, spec_doc, runs, FASTSIM_VERSION);
+    for (const auto& r : runs) {
+      if (!resume || sweep::run_state(dir, r.id) != sweep::RunState::kOk)
+        todo.push_back(r);
+    }
+    const bool quiet = vm.count("quiet") > 0;
+    if (!quiet) {
+      std::cerr << fmt::format("[sweep] {} runs, {} to do ({} backend) -> {}\n", runs.size(), todo.size(), backend,
+                               out);
+    }
+    if (backend == "local") {
+      sweep::run_local(dir, todo, jobs, !quiet);
+    } else {
+      sweep::run_slurm(dir, todo, slurm, self_binary());
+      if (slurm.dry_run)
+        return kOk;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "fastsim sweep: failed: " << e.what() << "\n";
+    return kRunFailed;
+  }
+  size_t ok = 0;
+  for (const auto& r : runs)
+    ok += sweep::run_state(dir, r.id) == sweep::RunState::kOk ? 1 : 0;
+  std::cerr << fmt::format("[sweep] {} runs: {} ok, {} failed\n", runs.size(), ok, runs.size() - ok);
+  if (ok != runs.size()) {
+    print_failures(dir, runs);
+    std::cerr << "[sweep] fix the cause and rerun with --resume to run only those\n";
+    return kRunFailed;
+  }
+  return kOk;
+}
+
+int cmd_sweep_task(const std::vector<std::string>& args) {
+  po::options_description opts("sweep-task options");
+  std::string out, list;
+  size_t task = 0, pack = 1;
+  opts.add_options()("out", po::value(&out), "sweep folder")("list", po::value(&list), "run list")(
+      "task", po::value(&task), "array task index")("pack", po::value(&pack), "runs per task");
+  po::positional_options_description pos;
+  pos.add("out", 1);
+  po::variables_map vm;
+  if (!parse_options("sweep-task", args, opts, pos, vm))
+    return kUsage;
+  if (out.empty() || list.empty() || pack == 0) {
+    std::cerr << "usage: fastsim sweep-task OUT --list FILE --task N --pack K (run by SLURM array tasks)\n";
+    return kUsage;
+  }
+  return sweep::run_task(out, list, task, pack);
+}
+
+int cmd_collect(const std::vector<std::string>& args) {
+  if (args.size() != 1) {
+    std::cerr << "usage: fastsim collect DIR\n";
+    return kUsage;
+  }
+  try {
+    const auto r = sweep::collect(args[0]);
+    std::cout << fmt::format("{}: runs.csv, flows.csv, aggregate.csv ({} runs: {} ok, {} failed, {} not run)\n",
+                             args[0], r.runs, r.ok, r.failed, r.missing);
+    return kOk;
+  } catch (const std::exception& e) {
+    std::cerr << fmt::format("fastsim collect: {}\n", e.what());
+    return kRunFailed;
+  }
+}
+
+int cmd_check(const std::vector<std::string>& args) {
+  po::options_description opts("check options");
+  std::string baseline_file, results;
+  size_t jobs = default_jobs();
+  opts.add_options()("baseline", po::value(&baseline_file), "baseline file")(
+      "results", po::value(&results), "results folder: reuse its successful runs, run the others into it")(
+      "update", "rewrite the expected values from the measured ones")("jobs", po::value(&jobs), "worker processes")(
+      "quiet,q", "no progress line");
+  po::positional_options_description pos;
+  pos.add("baseline", 1);
+  po::variables_map vm;
+  if (!parse_options("check", args, opts, pos, vm))
+    return kUsage;
+  if (baseline_file.empty() || jobs == 0) {
+    std::cerr << "usage: fastsim check BASELINE.json [--results DIR] [--update] [--jobs N]\n";
+    return kUsage;
+  }
+  sweep::Baseline baseline;
+  std::vector<sweep::RunPlan> plans;
+  try {
+    const json doc = config::load_json_file(baseline_file);
+    baseline = sweep::parse_baseline(doc, fs::path(baseline_file).parent_path().string());
+    for (size_t i = 0; i < baseline.scenarios.size(); ++i) {
+      const auto& s = baseline.scenarios[i];
+      json scenario = config::load_json_file(s.file);
+      config::apply_overrides(scenario, s.sets);
+      if (s.seed)
+        scenario["seed"] = *s.seed;
+      (void)config::parse_scenario(scenario);
+      sweep::RunPlan p;
+      p.index = i;
+      p.id = s.name;
+      p.scenario = scenario;
+      plans.push_back(std::move(p));
+    }
+  } catch (const ScenarioError& e) {
+    print_issues(e, baseline_file);
+    return kBadScenario;
+  }
+  const bool temporary = results.empty();
+  const fs::path dir =
+      temporary ? fs::temp_directory_path() / fmt::format("fastsim-check-{}", ::getpid()) : fs::path(results);
+  std::vector<sweep::RunPlan> todo;
+  try {
+    for (const auto& p : plans) {
+      const fs::path rd = sweep::run_dir(dir, p.id);
+      // Reuse a result only if it was made from the same scenario.
+      const fs::path sc = rd / "scenario.json";
+      bool same = false;
+      if (!temporary && sweep::run_state(dir, p.id) == sweep::RunState::kOk && fs::exists(sc)) {
+        try {
+          same = config::load_json_file(sc.string()) == p.scenario;
+        } catch (const std::exception&) {
+        }
+      }
+      if (same)
+        continue;
+      fs::create_directories(rd);
+      fs::remove(rd / "status.json");
+      trace::write_file_atomically(sc.string(), p.scenario.dump(2) + "\n");
+      todo.push_back(p);
+    }
+    sweep::run_local(dir, todo, jobs, vm.count("quiet") == 0 && !todo.empty());
+  } catch (const std::exception& e) {
+    std::cerr << "fastsim check: failed: " << e.what() << "\n";
+    return kRunFailed;
+  }
+  // The table.
+  size_t failures = 0;
+  std::vector<std::string> diffs;
+  json updated = baseline.doc;
+  std::cout << fmt::format("{:<28} {:<44} {:>14} {:>14} {:>29}  {}\n", "scenario", "metric", "expected", "measured",
+                           "band", "result");
+  for (size_t i = 0; i < baseline.scenarios.size(); ++i) {
+    const auto& s = baseline.scenarios[i];
+    const fs::path rd = sweep::run_dir(dir, s.name);
+    const auto status = sweep::read_status(rd);
+    json summary;
+    if (status && status->exit_code == 0) {
+      try {
+        summary = config::load_json_file((rd / "summary.json").string());
+      } catch (const std::exception&) {
+      }
+    } else {
+      std::cout << fmt::format("{:<28} run failed: {}\n", s.name, status ? status->error : "no status");
+    }
+    for (size_t k = 0; k < s.metrics.size(); ++k) {
+      const auto& m = s.metrics[k];
+      const auto measured = sweep::metric_value(summary, m.metric);
+      const bool ok = sweep::passes(m, measured);
+      failures += ok ? 0 : 1;
+      const auto [lo, hi] = sweep::band(m);
+      std::cout << fmt::format("{:<28} {:<44} {:>14.6g} {:>14} {:>29}  {}\n", s.name, m.metric, m.expected,
+                               measured ? fmt::format("{:.6g}", *measured) : "missing",
+                               fmt::format("[{:.6g}, {:.6g}]", lo, hi), ok ? "pass" : "FAIL");
+      if (measured && *measured != m.expected) {
+        updated["scenarios"][i]["metrics"][k]["expected"] = *measured;
+        diffs.push_back(fmt::format("{} {}: {:.17g} -> {:.17g}", s.name, m.metric, m.expected, *measured));
+      }
+    }
+  }
+  if (temporary)
+    fs::remove_all(dir);
+  if (vm.count("update")) {
+    trace::write_file_atomically(baseline_file, updated.dump(2) + "\n");
+    std::cout << fmt::format("updated {} expected values in {}\n", diffs.size(), baseline_file);
+    for (const auto& d : diffs)
+      std::cout << "  " << d << "\n";
+    return kOk;
+  }
+  std::cout << fmt::format("{} of {} metrics outside their band\n", failures, [&] {
+    size_t n = 0;
+    for (const auto& s : baseline.scenarios)
+      n += s.metrics.size();
+    return n;
+  }());
+  return failures == 0 ? kOk : kCheckFailed;
+}
+
+}  // namespace fastsim::cli

@@ -1,0 +1,183 @@
+// Baseline files and metric bands (see check.hpp).
+#include "fastsim/sweep/check.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "fastsim/config/errors.hpp"
+
+namespace fastsim::sweep {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+Baseline parse_baseline(const json& doc, const std::string& baseline_dir) {
+  config::Issues issues;
+  Baseline b;
+  b.doc = doc;
+  const json* list = doc.is_object() && doc.contains("scenarios") ? &doc["scenarios"] : nullptr;
+  if (list == nullptr || !list->is_array() || list->empty()) {
+    throw config::ScenarioError(config::Issues{{"/scenarios", "expected a non-empty array of scenarios"}});
+  }
+  for (const auto& [key, value] : doc.items()) {
+    if (key != "scenarios" && key != "description")
+      issues.push_back({"/" + key, fmt::format("unknown key \"{}\"; allowed: scenarios, description", key)});
+  }
+  for (size_t i = 0; i < list->size(); ++i) {
+    const json& s = (*list)[i];
+    const std::string path = fmt::format("/scenarios/{}", i);
+    if (!s.is_object()) {
+      issues.push_back({path, "expected an object"});
+      continue;
+    }
+    BaselineScenario bs;
+    for (const auto& [key, value] : s.items()) {
+      if (key != "name" && key != "file" && key != "set" && key != "seed" && key != "metrics")
+        issues.push_back(
+            {path + "/" + key, fmt::format("unknown key \"{}\"; allowed: name, file, set, seed, metrics", key)});
+    }
+    if (!s.contains("name") || !s["name"].is_string()) {
+      issues.push_back({path + "/name", "missing required string"});
+    } else {
+      bs.name = s["name"].get<std::string>();
+    }
+    if (!s.contains("file") || !s["file"].is_string()) {
+      issues.push_back({path + "/file", "missing required string (a scenario file)"});
+    } else {
+      fs::path f = s["file"].get<std::string>();
+      if (f.is_relative())  // relative to the baseline's folder
+        f = fs::path(baseline_dir) / f;
+      bs.file = f.string();
+    }
+    if (s.contains("set")) {
+      if (!s["set"].is_object()) {
+        issues.push_back({path + "/set", "expected an object {\"/json/pointer\": value}"});
+      } else {
+        for (const auto& [pointer, value] : s["set"].items())
+          bs.sets.push_back(pointer + "=" + value.dump());
+      }
+    }
+    if (s.contains("seed")) {
+      if (!s["seed"].is_number_integer() || s["seed"].get<int64_t>() < 0) {
+        issues.push_back({path + "/seed", "expected an integer >= 0"});
+      } else {
+        bs.seed = s["seed"].get<uint64_t>();
+      }
+    }
+    const json* metrics = s.contains("metrics") ? &s["metrics"] : nullptr;
+    if (metrics == nullptr || !metrics->is_array() || metrics->empty()) {
+      issues.push_back({path + "/metrics", "expected a non-empty array of metrics"});
+    } else {
+      for (size_t k = 0; k < metrics->size(); ++k) {
+        const json& m = (*metrics)[k];
+        const std::string mp = fmt::format("{}/metrics/{}", path, k);
+        MetricCheck mc;
+        if (!m.is_object() || !m.contains("metric") || !m["metric"].is_string() ||
+            m["metric"].get<std::string>().empty() || m["metric"].get<std::string>()[0] != '/') {
+          issues.push_back({mp + "/metric", "expected a JSON pointer into summary.json, like \"/intervals/0/jain\""});
+          continue;
+        }
+        for (const auto& [key, value] : m.items()) {
+          if (key != "metric" && key != "expected" && key != "tolerance" && key != "relative" && key != "direction")
+            issues.push_back(
+                {mp + "/" + key,
+                 fmt::format("unknown key \"{}\"; allowed: metric, expected, tolerance, relative, direction", key)});
+        }
+        mc.metric = m["metric"].get<std::string>();
+        if (!m.contains("expected") || !m["expected"].is_number()) {
+          issues.push_back({mp + "/expected", "expected a number"});
+        } else {
+          mc.expected = m["expected"].get<double>();
+        }
+        if (!m.contains("tolerance") || !m["tolerance"].is_number() || m["tolerance"].get<double>() < 0) {
+          issues.push_back({mp + "/tolerance", "expected a number >= 0"});
+        } else {
+          mc.tolerance = m["tolerance"].get<double>();
+        }
+        if (m.contains("relative")) {
+          if (!m["relative"].is_boolean()) {
+            issues.push_back({mp + "/relative", "expected true or false"});
+          } else {
+            mc.relative = m["relative"].get<bool>();
+          }
+        }
+        if (m.contains("direction")) {
+          const std::string d = m["direction"].is_string() ? m["direction"].get<std::string>() : "";
+          if (d != ">=" && d != "<=" && d != "~") {
+            issues.push_back(
+                {mp + "/direction", fmt::format("expected \">=\", \"<=\" or \"~\", got {}", m["direction"].dump())});
+          } else {
+            mc.direction = d;
+          }
+        }
+        bs.metrics.push_back(mc);
+      }
+    }
+    b.scenarios.push_back(std::move(bs));
+  }
+  if (!issues.empty())
+    throw config::ScenarioError(issues);
+  return b;
+}
+
+std::optional<double> metric_value(const json& summary, const std::string& pointer) {
+  const json* at = &summary;
+  size_t pos = 1;
+  while (pos <= pointer.size()) {
+    const size_t next = pointer.find('/', pos);
+    std::string token = pointer.substr(pos, next == std::string::npos ? std::string::npos : next - pos);
+    for (size_t i; (i = token.find("~1")) != std::string::npos;)
+      token.replace(i, 2, "/");
+    for (size_t i; (i = token.find("~0")) != std::string::npos;)
+      token.replace(i, 2, "~");
+    if (at->is_object()) {
+      auto it = at->find(token);
+      if (it == at->end())
+        return std::nullopt;
+      at = &*it;
+    } else if (at->is_array()) {
+      const json* found = nullptr;
+      for (const auto& e : *at) {
+        if (e.is_object() && e.contains("id") && e["id"] == token)
+          found = &e;
+      }
+      if (found == nullptr && !token.empty() && token.find_first_not_of("0123456789") == std::string::npos) {
+        const size_t idx = std::stoul(token);
+        if (idx < at->size())
+          found = &(*at)[idx];
+      }
+      if (found == nullptr)
+        return std::nullopt;
+      at = found;
+    } else {
+      return std::nullopt;
+    }
+    if (next == std::string::npos)
+      break;
+    pos = next + 1;
+  }
+  if (!at->is_number())
+    return std::nullopt;
+  return at->get<double>();
+}
+
+std::pair<double, double> band(const MetricCheck& m) {
+  const double tol = m.relative ? m.tolerance * std::fabs(m.expected) : m.tolerance;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (m.direction == ">=")
+    return {m.expected - tol, inf};
+  if (m.direction == "<=")
+    return {-inf, m.expected + tol};
+  return {m.expected - tol, m.expected + tol};
+}
+
+bool passes(const MetricCheck& m, std::optional<double> measured) {
+  if (!measured || !std::isfinite(*measured))
+    return false;
+  const auto [lo, hi] = band(m);
+  return *measured >= lo && *measured <= hi;
+}
+
+}  // namespace fastsim::sweep

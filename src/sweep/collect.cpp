@@ -1,0 +1,236 @@
+// Sweep result tables (see collect.hpp).
+#include "fastsim/sweep/collect.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+#include <boost/math/distributions/students_t.hpp>
+#include <nlohmann/json.hpp>
+
+#include "fastsim/sweep/run_store.hpp"
+#include "fastsim/trace/atomic_file.hpp"
+
+namespace fastsim::sweep {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+Aggregate aggregate(const std::vector<double>& x, double level) {
+  Aggregate a;
+  a.n = x.size();
+  if (x.empty())
+    return a;
+  double sum = 0;
+  for (double v : x)
+    sum += v;
+  a.mean = sum / static_cast<double>(a.n);
+  if (a.n < 2)
+    return a;
+  double ss = 0;
+  for (double v : x)
+    ss += (v - a.mean) * (v - a.mean);
+  a.sd = std::sqrt(ss / static_cast<double>(a.n - 1));
+  const boost::math::students_t t(static_cast<double>(a.n - 1));
+  const double q = boost::math::quantile(t, 0.5 + level / 2);
+  const double half = q * *a.sd / std::sqrt(static_cast<double>(a.n));
+  a.ci_low = a.mean - half;
+  a.ci_high = a.mean + half;
+  return a;
+}
+
+namespace {
+
+/// Ordered columns, the union over rows in first-seen order.
+struct Table {
+  std::vector<std::string> columns;
+  std::set<std::string> known;
+  std::vector<std::map<std::string, std::string>> rows;
+  void add(std::map<std::string, std::string> row, const std::vector<std::string>& order) {
+    for (const auto& c : order) {
+      if (known.insert(c).second)
+        columns.push_back(c);
+    }
+    rows.push_back(std::move(row));
+  }
+};
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos)
+    return s;
+  std::string out = "\"";
+  for (char c : s)
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string format_value(const json& v) {
+  if (v.is_string())
+    return v.get<std::string>();
+  if (v.is_boolean())
+    return v.get<bool>() ? "1" : "0";
+  if (v.is_number_float())
+    return fmt::format("{:.17g}", v.get<double>());
+  if (v.is_null())
+    return "";
+  return v.dump();
+}
+
+/// Scalars of `j` under `prefix` (arrays of objects with an "id" are named by it).
+void flatten(const json& j, const std::string& prefix, std::vector<std::pair<std::string, json>>& out) {
+  if (j.is_object()) {
+    for (const auto& [k, v] : j.items())
+      flatten(v, prefix.empty() ? k : prefix + "." + k, out);
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i) {
+      const json& e = j[i];
+      const std::string name =
+          e.is_object() && e.contains("id") && e["id"].is_string() ? e["id"].get<std::string>() : std::to_string(i);
+      if (e.is_object() || e.is_array())
+        flatten(e, prefix + "." + name, out);
+    }
+  } else if (j.is_number() || j.is_boolean() || j.is_null()) {
+    out.emplace_back(prefix, j);
+  }
+}
+
+void write_table(const fs::path& path, const Table& t) {
+  std::string text;
+  for (size_t i = 0; i < t.columns.size(); ++i)
+    text += (i ? "," : "") + csv_field(t.columns[i]);
+  text += "\n";
+  for (const auto& row : t.rows) {
+    for (size_t i = 0; i < t.columns.size(); ++i) {
+      auto it = row.find(t.columns[i]);
+      text += (i ? "," : "") + (it == row.end() ? std::string() : csv_field(it->second));
+    }
+    text += "\n";
+  }
+  trace::write_file_atomically(path.string(), text);
+}
+
+}  // namespace
+
+CollectResult collect(const fs::path& dir) {
+  const auto runs = read_plan(dir);
+  CollectResult result;
+  result.runs = runs.size();
+  Table run_table, flow_table;
+  // Per parameter point (its params JSON), per metric: values over replications.
+  std::map<std::string, std::map<std::string, std::vector<double>>> points;
+  std::map<std::string, json> point_params;
+  std::vector<std::string> point_order, metric_order;
+  std::set<std::string> metric_seen;
+  // Summary fields that measure the machine or echo the input, not the model.
+  static const std::set<std::string> skip = {"wall_time_s", "peak_rss_mb",     "scenario", "fastsim_version",
+                                             "flows",       "completed_flows", "seed"};
+  for (const auto& r : runs) {
+    std::map<std::string, std::string> row;
+    std::vector<std::string> order = {"run_id", "index"};
+    row["run_id"] = r.id;
+    row["index"] = std::to_string(r.index);
+    for (const auto& [pointer, value] : r.params.items()) {
+      row[pointer] = format_value(value);
+      order.push_back(pointer);
+    }
+    row["replication"] = std::to_string(r.replication);
+    row["seed"] = std::to_string(r.seed);
+    const auto status = read_status(run_dir(dir, r.id));
+    row["status"] = !status ? "missing" : status->exit_code == 0 ? "ok" : "failed";
+    row["exit_code"] = status ? std::to_string(status->exit_code) : "";
+    for (const char* c : {"replication", "seed", "status", "exit_code"})
+      order.emplace_back(c);
+    if (!status) {
+      ++result.missing;
+    } else if (status->exit_code != 0) {
+      ++result.failed;
+    } else {
+      ++result.ok;
+    }
+    const std::string key = r.params.dump();
+    if (!point_params.count(key)) {
+      point_params[key] = r.params;
+      point_order.push_back(key);
+    }
+    std::ifstream in(run_dir(dir, r.id) / "summary.json");
+    if (status && status->exit_code == 0 && in) {
+      json summary;
+      try {
+        summary = json::parse(in);
+      } catch (const json::exception&) {
+        summary = json::object();
+      }
+      std::vector<std::pair<std::string, json>> metrics;
+      for (const auto& [k, v] : summary.items()) {
+        if (!skip.count(k))
+          flatten(v, k, metrics);
+      }
+      for (const auto& [name, value] : metrics) {
+        row[name] = format_value(value);
+        order.push_back(name);
+        if (value.is_number()) {
+          points[key][name].push_back(value.get<double>());
+          if (metric_seen.insert(name).second)
+            metric_order.push_back(name);
+        }
+      }
+      if (summary.contains("flows")) {
+        for (const auto& f : summary["flows"]) {
+          std::map<std::string, std::string> frow;
+          std::vector<std::string> forder = {"run_id"};
+          frow["run_id"] = r.id;
+          for (const auto& [pointer, value] : r.params.items()) {
+            frow[pointer] = format_value(value);
+            forder.push_back(pointer);
+          }
+          frow["replication"] = std::to_string(r.replication);
+          frow["seed"] = std::to_string(r.seed);
+          forder.emplace_back("replication");
+          forder.emplace_back("seed");
+          for (const auto& [k, v] : f.items()) {
+            if (v.is_array())
+              continue;  // goodput samples: in the flow traces
+            frow[k == "id" ? "flow" : k] = format_value(v);
+            forder.push_back(k == "id" ? "flow" : k);
+          }
+          flow_table.add(std::move(frow), forder);
+        }
+      }
+    }
+    run_table.add(std::move(row), order);
+  }
+  write_table(dir / "runs.csv", run_table);
+  write_table(dir / "flows.csv", flow_table);
+
+  Table agg;
+  for (const auto& key : point_order) {
+    for (const auto& metric : metric_order) {
+      auto pit = points[key].find(metric);
+      if (pit == points[key].end())
+        continue;
+      const Aggregate a = aggregate(pit->second);
+      std::map<std::string, std::string> row;
+      std::vector<std::string> order;
+      for (const auto& [pointer, value] : point_params[key].items()) {
+        row[pointer] = format_value(value);
+        order.push_back(pointer);
+      }
+      auto num = [](std::optional<double> v) { return v ? fmt::format("{:.17g}", *v) : std::string(); };
+      row["metric"] = metric;
+      row["n"] = std::to_string(a.n);
+      row["mean"] = fmt::format("{:.17g}", a.mean);
+      row["sd"] = num(a.sd);
+      row["ci95_low"] = num(a.ci_low);
+      row["ci95_high"] = num(a.ci_high);
+      for (const char* c : {"metric", "n", "mean", "sd", "ci95_low", "ci95_high"})
+        order.emplace_back(c);
+      agg.add(std::move(row), order);
+    }
+  }
+  write_table(dir / "aggregate.csv", agg);
+  return result;
+}
+
+}  // namespace fastsim::sweep

@@ -1,0 +1,112 @@
+// The local process pool (see backends.hpp): one forked worker per run, at most `jobs`
+// at a time; a worker's stdout and stderr go to the run's log.txt.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "fastsim/sweep/backends.hpp"
+#include "fastsim/sweep/run_store.hpp"
+
+namespace fastsim::sweep {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+pid_t start_worker(const fs::path& dir) {
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid != 0)
+    return pid;  // parent (or -1)
+  const int fd = open((dir / "log.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd >= 0) {
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+    close(fd);
+  }
+  int rc = 3;
+  try {
+    rc = execute_run(dir, std::cerr);
+  } catch (...) {
+  }
+  std::cerr.flush();
+  _exit(rc);
+}
+
+std::string eta(double seconds) {
+  const auto s = static_cast<long>(seconds + 0.5);
+  return fmt::format("{:02}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
+}
+
+}  // namespace
+
+size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t jobs, bool progress) {
+  std::deque<const RunPlan*> pending;
+  for (const auto& r : todo)
+    pending.push_back(&r);
+  std::map<pid_t, const RunPlan*> running;
+  size_t done = 0, failed = 0;
+  const size_t total = todo.size();
+  const auto start = std::chrono::steady_clock::now();
+  auto report = [&] {
+    if (!progress)
+      return;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const std::string left = done > 0 ? eta(elapsed / static_cast<double>(done) * static_cast<double>(total - done))
+                                      : std::string("--:--:--");
+    std::cerr << fmt::format("\r[sweep] {}/{} done, {} failed, {} running, ETA {}   ", done, total, failed,
+                             running.size(), left)
+              << std::flush;
+  };
+  report();
+  while (!pending.empty() || !running.empty()) {
+    while (!pending.empty() && running.size() < std::max<size_t>(1, jobs)) {
+      const RunPlan* r = pending.front();
+      pending.pop_front();
+      const pid_t pid = start_worker(run_dir(out, r->id));
+      if (pid < 0) {  // cannot fork: record the failure and go on
+        write_status(run_dir(out, r->id), {3, 0.0, "fork failed"});
+        ++done;
+        ++failed;
+        continue;
+      }
+      running.emplace(pid, r);
+    }
+    if (running.empty())
+      break;
+    int wstatus = 0;
+    const pid_t pid = waitpid(-1, &wstatus, 0);
+    if (pid < 0)
+      break;
+    auto it = running.find(pid);
+    if (it == running.end())
+      continue;
+    const RunPlan* finished = it->second;
+    const fs::path dir = run_dir(out, finished->id);
+    running.erase(it);
+    ++done;
+    if (WIFSIGNALED(wstatus) && !read_status(dir)) {  // crashed before writing its status
+      const int sig = WTERMSIG(wstatus);
+      write_status(dir, {128 + sig, 0.0, fmt::format("killed by signal {}", sig)});
+    }
+    if (run_state(out, finished->id) != RunState::kOk)
+      ++failed;
+    report();
+  }
+  if (progress)
+    std::cerr << "\n";
+  return failed;
+}
+
+}  // namespace fastsim::sweep

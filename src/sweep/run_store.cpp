@@ -1,0 +1,118 @@
+// Sweep folders, run status files and the execution of one run (see run_store.hpp).
+#include "fastsim/sweep/run_store.hpp"
+
+#include <chrono>
+#include <fstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "fastsim/config/parse.hpp"
+#include "fastsim/run/experiment.hpp"
+#include "fastsim/trace/atomic_file.hpp"
+
+namespace fastsim::sweep {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+fs::path run_dir(const fs::path& out, const std::string& id) {
+  return out / "runs" / id;
+}
+
+std::optional<RunStatus> read_status(const fs::path& dir) {
+  std::ifstream in(dir / "status.json");
+  if (!in)
+    return std::nullopt;
+  try {
+    const json j = json::parse(in);
+    RunStatus s;
+    s.exit_code = j.at("exit_code").get<int>();
+    s.wall_time_s = j.at("wall_time_s").get<double>();
+    s.error = j.at("error").get<std::string>();
+    return s;
+  } catch (const json::exception&) {
+    return std::nullopt;  // unreadable: as if absent (it is written atomically, so this is not ours)
+  }
+}
+
+void write_status(const fs::path& dir, const RunStatus& s) {
+  const json j = {{"exit_code", s.exit_code}, {"wall_time_s", s.wall_time_s}, {"error", s.error}};
+  trace::write_file_atomically((dir / "status.json").string(), j.dump(2) + "\n");
+}
+
+RunState run_state(const fs::path& out, const std::string& id) {
+  const auto s = read_status(run_dir(out, id));
+  if (!s)
+    return RunState::kMissing;
+  return s->exit_code == 0 ? RunState::kOk : RunState::kFailed;
+}
+
+void write_plan(const fs::path& out, const json& spec_doc, const std::vector<RunPlan>& runs,
+                const std::string& version) {
+  json list = json::array();
+  for (const auto& r : runs) {
+    list.push_back(
+        {{"index", r.index}, {"id", r.id}, {"params", r.params}, {"replication", r.replication}, {"seed", r.seed}});
+    const fs::path dir = run_dir(out, r.id);
+    fs::create_directories(dir);
+    trace::write_file_atomically((dir / "scenario.json").string(), r.scenario.dump(2) + "\n");
+  }
+  const json plan = {{"fastsim_version", version}, {"spec", spec_doc}, {"runs", list}};
+  trace::write_file_atomically((out / "sweep.json").string(), plan.dump(2) + "\n");
+}
+
+std::vector<RunPlan> read_plan(const fs::path& out) {
+  std::ifstream in(out / "sweep.json");
+  if (!in)
+    throw std::runtime_error(fmt::format("{}: no sweep.json (not a sweep folder)", out.string()));
+  std::vector<RunPlan> runs;
+  try {
+    const json plan = json::parse(in);
+    for (const auto& r : plan.at("runs")) {
+      RunPlan p;
+      p.index = r.at("index").get<size_t>();
+      p.id = r.at("id").get<std::string>();
+      p.params = r.at("params");
+      p.replication = r.at("replication").get<uint64_t>();
+      p.seed = r.at("seed").get<uint64_t>();
+      runs.push_back(std::move(p));
+    }
+  } catch (const json::exception& e) {
+    throw std::runtime_error(fmt::format("{}/sweep.json: {}", out.string(), e.what()));
+  }
+  return runs;
+}
+
+int execute_run(const fs::path& dir, std::ostream& log) {
+  const auto start = std::chrono::steady_clock::now();
+  RunStatus status;
+  try {
+    const auto doc = config::load_json_file((dir / "scenario.json").string());
+    const auto scenario = config::parse_scenario(doc);
+    run::Experiment exp(scenario);
+    run::RunOptions options;
+    options.out_dir = dir.string();
+    const auto& r = exp.run(options);
+    log << fmt::format("done: {} s simulated, {} events, {} data packets\n", r.sim_time_s, r.events,
+                       r.data_packets_delivered);
+  } catch (const config::ScenarioError& e) {
+    status.exit_code = 1;
+    status.error = e.what();
+  } catch (const std::exception& e) {
+    status.exit_code = 3;
+    status.error = e.what();
+  }
+  if (status.exit_code != 0)
+    log << "failed: " << status.error << "\n";
+  status.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  try {
+    write_status(dir, status);
+  } catch (const std::exception& e) {
+    log << "cannot write status.json: " << e.what() << "\n";
+    return 3;
+  }
+  return status.exit_code;
+}
+
+}  // namespace fastsim::sweep

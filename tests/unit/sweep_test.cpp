@@ -1,0 +1,176 @@
+// Sweep machinery: grid and zip expansion, seed derivation, id stability, aggregation
+// math against known values, packing and MaxArraySize splitting of SLURM arrays, and
+// the pass/fail bands of regression checks.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "fastsim/config/errors.hpp"
+#include "fastsim/sweep/backends.hpp"
+#include "fastsim/sweep/check.hpp"
+#include "fastsim/sweep/collect.hpp"
+#include "fastsim/sweep/sweep_spec.hpp"
+
+using namespace fastsim;
+using namespace fastsim::sweep;
+using nlohmann::json;
+
+namespace {
+const json kBase = json::parse(R"({"name": "b", "duration": "2s", "seed": 7,
+  "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "1ms", "buffer": "100pkt"},
+                            "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+  "flows": [{"id": "a", "rtt": "40ms"}]})");
+
+SweepSpec spec_of(const std::string& extra) {
+  json doc = json::parse("{" + extra + "}");
+  doc["base"] = kBase;
+  return parse_sweep_spec(doc, ".");
+}
+}  // namespace
+
+TEST_CASE("grid and zip expand in a fixed order with replications", "[sweep]") {
+  const auto spec = spec_of(R"("grid": {"/flows/0/algorithm": ["reno", "hstcp"], "/flows/0/count": [1, 2, 3]},
+                               "zip": {"/flows/0/rtt": ["20ms", "40ms"], "/duration": ["1s", "2s"]},
+                               "replications": 2)");
+  const auto runs = expand(spec, "v");
+  REQUIRE(runs.size() == 2 * 3 * 2 * 2);
+  // Grid pointers in sorted order, the last fastest; then zip; then replications.
+  CHECK(runs[0].params ==
+        json({{"/flows/0/algorithm", "reno"}, {"/flows/0/count", 1}, {"/flows/0/rtt", "20ms"}, {"/duration", "1s"}}));
+  CHECK(runs[1].params == runs[0].params);  // replication 1 of the same point
+  CHECK(runs[1].replication == 1);
+  CHECK(runs[2].params["/flows/0/rtt"] == "40ms");
+  CHECK(runs[2].params["/duration"] == "2s");
+  CHECK(runs[4].params["/flows/0/count"] == 2);
+  CHECK(runs[12].params["/flows/0/algorithm"] == "hstcp");
+  for (size_t i = 0; i < runs.size(); ++i) {
+    CHECK(runs[i].index == i);
+    CHECK(runs[i].scenario["flows"][0]["rtt"] == runs[i].params["/flows/0/rtt"]);
+  }
+}
+
+TEST_CASE("seeds derive from the base seed and the replication, the same for every point", "[sweep]") {
+  const auto runs = expand(spec_of(R"("grid": {"/flows/0/rtt": ["20ms", "40ms"]}, "replications": 3)"), "v");
+  REQUIRE(runs.size() == 6);
+  CHECK(runs[0].seed == 7);  // the first replication keeps the scenario's seed
+  CHECK(runs[1].seed != runs[0].seed);
+  CHECK(runs[2].seed != runs[1].seed);
+  CHECK(runs[3].seed == runs[0].seed);  // common random numbers across points
+  CHECK(runs[4].seed == runs[1].seed);
+  CHECK(runs[1].seed == derive_seed(7, 1));
+  CHECK(runs[1].scenario["seed"] == runs[1].seed);
+  // A spec seed overrides the scenario's.
+  const auto reseeded = expand(spec_of(R"("seed": 3, "replications": 2)"), "v");
+  CHECK(reseeded[0].seed == 3);
+  CHECK(reseeded[1].seed == derive_seed(3, 1));
+}
+
+TEST_CASE("run ids are stable and depend on the scenario, the seed and the version", "[sweep]") {
+  const auto a = expand(spec_of(R"("grid": {"/flows/0/rtt": ["20ms", "40ms"]}, "replications": 2)"), "v1");
+  const auto b = expand(spec_of(R"("grid": {"/flows/0/rtt": ["20ms", "40ms"]}, "replications": 2)"), "v1");
+  const auto c = expand(spec_of(R"("grid": {"/flows/0/rtt": ["20ms", "40ms"]}, "replications": 2)"), "v2");
+  std::set<std::string> ids;
+  for (size_t i = 0; i < a.size(); ++i) {
+    CHECK(a[i].id == b[i].id);
+    CHECK(a[i].id != c[i].id);
+    CHECK(a[i].id.size() == 16);
+    ids.insert(a[i].id);
+  }
+  CHECK(ids.size() == a.size());
+  // Key order in the input does not matter (canonical JSON).
+  json reordered = json::parse(R"({"seed": 7, "flows": [{"rtt": "40ms", "id": "a"}], "duration": "2s", "name": "b",
+    "topology": {"dumbbell": {"access": {"buffer": "1000pkt", "rate": "1Gbps"},
+                              "bottleneck": {"buffer": "100pkt", "delay": "1ms", "rate": "10Mbps"}}}})");
+  CHECK(run_id(reordered, "v") == run_id(kBase, "v"));
+  CHECK(run_id(kBase, "v") == "ebb4c08237869b5e");  // pinned: ids must not change between builds
+}
+
+TEST_CASE("bad sweep specs and bad points name their JSON path", "[sweep][bad-input]") {
+  auto error_of = [](const std::string& extra) {
+    try {
+      (void)expand(spec_of(extra), "v");
+    } catch (const config::ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(error_of(R"("grid": {"flows/0/rtt": ["20ms"]})"), Catch::Contains("/grid/flows~10~1rtt"));
+  CHECK_THAT(error_of(R"("grid": {"/flows/0/rtt": []})"), Catch::Contains("expected a non-empty array"));
+  CHECK_THAT(error_of(R"("zip": {"/flows/0/rtt": ["20ms"], "/duration": ["1s", "2s"]})"),
+             Catch::Contains("zipped lists must have equal lengths"));
+  CHECK_THAT(error_of(R"("replications": 0)"), Catch::Contains("/replications"));
+  CHECK_THAT(error_of(R"("grid": {"/seed": [1, 2]})"), Catch::Contains("/grid/~1seed"));
+  CHECK_THAT(error_of(R"("colour": 1)"), Catch::Contains("/colour: unknown key"));
+  CHECK_THAT(error_of(R"("grid": {"/flows/0/rtt": ["20ms", "-5ms"]})"),
+             Catch::Contains("/flows/0/rtt: point {\"/flows/0/rtt\":\"-5ms\"}"));
+}
+
+TEST_CASE("aggregation: mean, standard deviation and Student-t 95% interval", "[sweep]") {
+  const auto a = aggregate({1, 2, 3, 4, 5});
+  CHECK(a.n == 5);
+  CHECK(a.mean == Approx(3));
+  CHECK(*a.sd == Approx(1.5811388300841898));
+  // t(0.975, 4) = 2.7764451051977987
+  CHECK(*a.ci_low == Approx(3 - 2.7764451051977987 * 1.5811388300841898 / std::sqrt(5.0)).epsilon(1e-12));
+  CHECK(*a.ci_high == Approx(4.9632431).epsilon(1e-7));
+  const auto two = aggregate({10, 12});  // t(0.975, 1) = 12.706204736
+  CHECK(*two.ci_high - two.mean == Approx(12.706204736174707 * std::sqrt(2.0) / std::sqrt(2.0)).epsilon(1e-9));
+  const auto one = aggregate({4});
+  CHECK(one.mean == 4);
+  CHECK_FALSE(one.sd.has_value());
+  CHECK_FALSE(one.ci_low.has_value());
+}
+
+TEST_CASE("SLURM arrays pack K runs per task and split at MaxArraySize", "[sweep][slurm]") {
+  std::vector<RunPlan> todo(23);
+  for (size_t i = 0; i < todo.size(); ++i)
+    todo[i].id = "run" + std::to_string(i);
+  SlurmOptions o;
+  o.pack = 2;  // 12 tasks
+  o.throttle = 4;
+  o.partition = "debug";
+  o.extra_sbatch = {"--qos=low"};
+  const auto arrays = plan_arrays("/sw", todo, o, 5, "/bin/fastsim");  // at most 5 tasks per array
+  REQUIRE(arrays.size() == 3);
+  CHECK(arrays[0].tasks == 5);
+  CHECK(arrays[1].tasks == 5);
+  CHECK(arrays[2].tasks == 2);
+  CHECK(arrays[0].run_ids.size() == 10);
+  CHECK(arrays[2].run_ids.size() == 3);  // 23 = 10 + 10 + 3
+  CHECK(arrays[1].run_ids.front() == "run10");
+  CHECK(arrays[2].run_ids.back() == "run22");
+  CHECK_THAT(arrays[0].text, Catch::Contains("#SBATCH --array=0-4%4\n"));
+  CHECK_THAT(arrays[2].text, Catch::Contains("#SBATCH --array=0-1%4\n"));
+  CHECK_THAT(arrays[0].text, Catch::Contains("#SBATCH --partition=debug\n"));
+  CHECK_THAT(arrays[0].text, Catch::Contains("#SBATCH --qos=low\n"));
+  CHECK_THAT(arrays[1].text, Catch::Contains("sweep-task '/sw' --list '/sw/slurm/array-1.runs'"));
+  CHECK_THAT(arrays[1].text, Catch::Contains("--pack 2"));
+  // Default: one run per task, no throttle, one array below the default MaxArraySize.
+  const auto single = plan_arrays("/sw", todo, SlurmOptions{}, 1001, "/bin/fastsim");
+  REQUIRE(single.size() == 1);
+  CHECK_THAT(single[0].text, Catch::Contains("#SBATCH --array=0-22\n"));
+}
+
+TEST_CASE("regression checks: bands, directions and element ids in metric paths", "[sweep][check]") {
+  const json summary = json::parse(R"({"intervals": [{"jain": 0.98}],
+    "links": [{"id": "bottleneck", "utilization": 0.95}], "flows": [{"id": "a", "goodput_bps": 5e6}]})");
+  CHECK(*metric_value(summary, "/intervals/0/jain") == 0.98);
+  CHECK(*metric_value(summary, "/links/bottleneck/utilization") == 0.95);
+  CHECK(*metric_value(summary, "/links/0/utilization") == 0.95);
+  CHECK(*metric_value(summary, "/flows/a/goodput_bps") == 5e6);
+  CHECK_FALSE(metric_value(summary, "/flows/b/goodput_bps"));
+  CHECK_FALSE(metric_value(summary, "/intervals/3/jain"));
+
+  MetricCheck approx{"/x", 1.0, 0.05, false, "~"};
+  CHECK(passes(approx, 1.04));
+  CHECK_FALSE(passes(approx, 1.06));
+  CHECK_FALSE(passes(approx, std::nullopt));
+  MetricCheck at_least{"/x", 0.9, 0.1, true, ">="};  // relative: 0.9 - 0.09
+  CHECK(passes(at_least, 0.82));
+  CHECK(passes(at_least, 5.0));
+  CHECK_FALSE(passes(at_least, 0.80));
+  MetricCheck at_most{"/x", 10, 1, false, "<="};
+  CHECK(passes(at_most, 11));
+  CHECK(passes(at_most, -3));
+  CHECK_FALSE(passes(at_most, 11.5));
+}
