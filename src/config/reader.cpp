@@ -16,17 +16,7 @@ Reader::Reader(const nlohmann::json& j, std::string path, Issues& issues)
 }
 
 std::string Reader::path_of(const std::string& key) const {
-  std::string escaped;
-  for (char c : key) {
-    if (c == '~') {
-      escaped += "~0";
-    } else if (c == '/') {
-      escaped += "~1";
-    } else {
-      escaped += c;
-    }
-  }
-  return path_ + "/" + escaped;
+  return path_ + "/" + escape_pointer_token(key);
 }
 
 std::optional<std::string> Reader::id(const std::string& key, bool required) {

@@ -234,17 +234,9 @@ void Experiment::build_flows() {
   for (const auto& spec : scenario_.flows) {
     auto f = std::make_unique<FlowRuntime>();
     f->spec = &spec;
-    f->data_route.links = links_by_index(scenario_, links_, spec.data_links);
-    f->data_route.counters = &f->data_counters;
-    f->ack_route.links = links_by_index(scenario_, links_, spec.ack_links);
-    f->ack_route.counters = &f->ack_counters;
-    const cc::AlgorithmInfo* algo = cc::find_algorithm(spec.algorithm);
     const uint64_t segments = spec.size_bytes ? (*spec.size_bytes + spec.tcp.mss - 1) / spec.tcp.mss : 0;
-    f->sender =
-        std::make_unique<tcp::TcpSender>(sim_, pool_, spec.tcp, algo->make(spec.params), &f->data_route, segments);
-    f->receiver = std::make_unique<tcp::TcpReceiver>(sim_, pool_, spec.tcp, &f->ack_route);
-    f->data_route.sink = f->receiver.get();
-    f->ack_route.sink = f->sender.get();
+    f->connect(sim_, pool_, spec, links_by_index(scenario_, links_, spec.data_links),
+               links_by_index(scenario_, links_, spec.ack_links), segments);
     FlowRuntime* raw = f.get();
     const net::Link* bottleneck = links_.at(scenario_.bottleneck).get();
     f->crosses_bottleneck =

@@ -12,17 +12,11 @@
 
 namespace fastsim::run {
 
-struct FlowArrivals::Flow {
+struct FlowArrivals::Flow : TcpConnection {
   CompletedFlow record;
   double area_at_start = 0;
   bool done = false;
   std::list<std::unique_ptr<Flow>>::iterator self;
-  net::RouteCounters data_counters;
-  net::RouteCounters ack_counters;
-  net::Route data_route;
-  net::Route ack_route;
-  std::unique_ptr<tcp::TcpSender> sender;
-  std::unique_ptr<tcp::TcpReceiver> receiver;
 
   /// Packets of this flow still somewhere on a link (data and ACKs).
   [[nodiscard]] uint64_t in_network() const {
@@ -86,14 +80,7 @@ void FlowArrivals::fire() {
   f->record.path = k;
   f->record.size_bytes = size;
   f->record.start_s = sim_.now().to_seconds();
-  f->data_route = {data_routes_[k].links, nullptr, &f->data_counters};
-  f->ack_route = {ack_routes_[k].links, nullptr, &f->ack_counters};
-  const uint64_t segments = (size + path.tcp.mss - 1) / path.tcp.mss;
-  f->sender = std::make_unique<tcp::TcpSender>(
-      sim_, pool_, path.tcp, cc::find_algorithm(path.algorithm)->make(path.params), &f->data_route, segments);
-  f->receiver = std::make_unique<tcp::TcpReceiver>(sim_, pool_, path.tcp, &f->ack_route);
-  f->data_route.sink = f->receiver.get();
-  f->ack_route.sink = f->sender.get();
+  f->connect(sim_, pool_, path, data_routes_[k].links, ack_routes_[k].links, (size + path.tcp.mss - 1) / path.tcp.mss);
   f->sender->on_complete([this, raw] { complete(*raw); });
   if (crosses_bottleneck_[k]) {
     clock_.change(+1);

@@ -17,28 +17,13 @@ using nlohmann::json;
 
 namespace {
 
-/// RFC 6901 escaping of one reference token.
-std::string escape(const std::string& token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 void read_parameters(const json& obj, const std::string& path, std::vector<Parameter>& out, Issues& issues) {
   if (!obj.is_object()) {
     issues.push_back({path, fmt::format("expected an object {{\"/json/pointer\": [values...]}}, got {}", obj.dump())});
     return;
   }
   for (const auto& [pointer, values] : obj.items()) {
-    const std::string p = path + "/" + escape(pointer);
+    const std::string p = path + "/" + config::escape_pointer_token(pointer);
     if (pointer.empty() || pointer[0] != '/') {
       issues.push_back({p, fmt::format("\"{}\" is not a JSON pointer (it must start with '/')", pointer)});
       continue;
@@ -62,7 +47,7 @@ SweepSpec parse_sweep_spec(const json& doc, const std::string& spec_dir) {
   for (const auto& [key, value] : doc.items()) {
     if (std::find(known.begin(), known.end(), key) == known.end()) {
       issues.push_back(
-          {"/" + escape(key),
+          {"/" + config::escape_pointer_token(key),
            fmt::format("unknown key \"{}\"; allowed: base, grid, zip, replications, seed, description", key)});
     }
   }
@@ -92,7 +77,7 @@ SweepSpec parse_sweep_spec(const json& doc, const std::string& spec_dir) {
     read_parameters(*z, "/zip", spec.zip, issues);
     for (const auto& p : spec.zip) {
       if (p.values.size() != spec.zip.front().values.size()) {
-        issues.push_back({"/zip/" + escape(p.pointer),
+        issues.push_back({"/zip/" + config::escape_pointer_token(p.pointer),
                           fmt::format("{} values, but {} has {}: zipped lists must have equal lengths", p.values.size(),
                                       spec.zip.front().pointer, spec.zip.front().values.size())});
       }
@@ -101,7 +86,7 @@ SweepSpec parse_sweep_spec(const json& doc, const std::string& spec_dir) {
   for (const auto& g : spec.grid) {
     for (const auto& z : spec.zip) {
       if (g.pointer == z.pointer)
-        issues.push_back({"/zip/" + escape(z.pointer), "also in /grid: give it in one place"});
+        issues.push_back({"/zip/" + config::escape_pointer_token(z.pointer), "also in /grid: give it in one place"});
     }
     if (g.pointer == "/seed")
       issues.push_back({"/grid/~1seed", "seeds come from \"seed\" and \"replications\", not from a parameter"});

@@ -15,6 +15,21 @@ struct Issue {
 
 using Issues = std::vector<Issue>;
 
+/// One reference token of a JSON pointer, escaped as RFC 6901 says ('~' -> "~0", '/' -> "~1").
+inline std::string escape_pointer_token(const std::string& token) {
+  std::string out;
+  for (char c : token) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 /// Thrown when a scenario cannot be used; carries every problem found.
 class ScenarioError : public std::runtime_error {
  public:

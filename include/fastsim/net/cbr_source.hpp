@@ -33,6 +33,17 @@ class CountingSink final : public PacketSink {
   uint64_t bytes_ = 0;
 };
 
+/// Puts a `bytes`-byte UDP packet numbered `seq`, stamped `now`, on the first link of
+/// `route` (what every UDP source sends).
+inline void send_udp_packet(PacketPool& pool, const Route* route, uint32_t bytes, uint64_t seq, Time now) {
+  Packet* p = pool.acquire();
+  p->route = route;
+  p->size_bytes = bytes;
+  p->seq = seq;
+  p->echo = now;
+  route->links[0]->enqueue(p);
+}
+
 class CbrSource final : public Event {
  public:
   /// Sends `packet_bytes`-byte packets at `rate` over `route` during [start, stop).
@@ -44,13 +55,7 @@ class CbrSource final : public Event {
   }
 
   void fire() override {
-    Packet* p = pool_.acquire();
-    p->route = route_;
-    p->size_bytes = packet_bytes_;
-    p->seq = sent_;
-    p->echo = sim_.now();
-    ++sent_;
-    route_->links[0]->enqueue(p);
+    send_udp_packet(pool_, route_, packet_bytes_, sent_++, sim_.now());
     // Times from the start, not from the previous packet: no drift from rounding.
     const Time next = start_ + Duration::picoseconds(static_cast<int64_t>(gap_ps_ * static_cast<double>(sent_)));
     if (next < stop_)

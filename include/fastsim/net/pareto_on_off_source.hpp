@@ -13,6 +13,7 @@
 #include "fastsim/core/rng.hpp"
 #include "fastsim/core/simulator.hpp"
 #include "fastsim/core/units.hpp"
+#include "fastsim/net/cbr_source.hpp"
 #include "fastsim/net/link.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/route.hpp"
@@ -47,13 +48,7 @@ class ParetoOnOffSource final : public Event {
       const double n = std::min(rng_.pareto(mean_burst_pkts_, p_.shape), 1e15);
       left_in_burst_ = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(n)));
     }
-    Packet* p = pool_.acquire();
-    p->route = route_;
-    p->size_bytes = p_.packet_bytes;
-    p->seq = sent_;
-    p->echo = sim_.now();
-    ++sent_;
-    route_->links[0]->enqueue(p);
+    send_udp_packet(pool_, route_, p_.packet_bytes, sent_++, sim_.now());
     Time next = sim_.now() + gap_;
     if (--left_in_burst_ == 0) {
       const double off = rng_.pareto(p_.mean_off.to_seconds(), p_.shape);

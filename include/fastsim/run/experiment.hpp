@@ -19,6 +19,7 @@
 #include "fastsim/net/pareto_on_off_source.hpp"
 #include "fastsim/run/flow_arrivals.hpp"
 #include "fastsim/run/results.hpp"
+#include "fastsim/run/tcp_connection.hpp"
 #include "fastsim/tcp/tcp_receiver.hpp"
 #include "fastsim/tcp/tcp_sender.hpp"
 #include "fastsim/trace/metrics.hpp"
@@ -26,14 +27,8 @@
 namespace fastsim::run {
 
 /// A flow's runtime pieces.
-struct FlowRuntime {
+struct FlowRuntime : TcpConnection {
   const config::FlowSpec* spec = nullptr;
-  net::RouteCounters data_counters;
-  net::RouteCounters ack_counters;
-  net::Route data_route;
-  net::Route ack_route;
-  std::unique_ptr<tcp::TcpSender> sender;
-  std::unique_ptr<tcp::TcpReceiver> receiver;
   bool started = false;
   bool crosses_bottleneck = false;
   std::optional<Time> ended;  ///< stop or completion time

@@ -21,8 +21,7 @@
 #include "fastsim/core/rng.hpp"
 #include "fastsim/core/simulator.hpp"
 #include "fastsim/net/link.hpp"
-#include "fastsim/tcp/tcp_receiver.hpp"
-#include "fastsim/tcp/tcp_sender.hpp"
+#include "fastsim/run/tcp_connection.hpp"
 
 namespace fastsim::run {
 
