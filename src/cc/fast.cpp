@@ -127,6 +127,11 @@ void Fast::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
   }
   if (ack.rtt_sample)
     estimate(w, *ack.rtt_sample);
+  if (flow.state == CaState::Loss) {  // after a timeout: slow start back to ssthresh, as Reno
+    if (flow.cwnd_limited && w.cwnd_pkts < w.ssthresh_pkts)
+      slow_start(w, ack.newly_acked);
+    return;
+  }
   if (flow.state != CaState::Open)
     return;  // no delay reaction until recovery ends
   if (phase_ == Phase::Perturb || phase_ == Phase::Measure || phase_ == Phase::Throttle) {

@@ -20,6 +20,13 @@ double vegas_backlog(double w, Duration base_rtt, Duration rtt) {
 
 VegasAck VegasCore::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
   VegasAck out;
+  if (flow.state == CaState::Loss) {
+    // After a timeout: Reno's slow start back to ssthresh (Linux runs cong_avoid in the
+    // Loss state; Vegas's own control resumes once the lost window is repaired).
+    if (flow.cwnd_limited && w.cwnd_pkts < w.ssthresh_pkts)
+      slow_start(w, ack.newly_acked);
+    return out;
+  }
   if (flow.state != CaState::Open)
     return out;
   const RoundRtt& r = flow.rtt->last_round;

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <iostream>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
@@ -121,6 +122,20 @@ int cmd_sweep(const std::vector<std::string>& args) {
   }
   std::vector<sweep::RunPlan> todo;
   try {
+    if (resume && fs::exists(dir / "sweep.json")) {  // a changed spec: say what the new plan leaves out
+      std::set<std::string> now;
+      for (const auto& r : runs)
+        now.insert(r.id);
+      size_t dropped = 0;
+      for (const auto& r : sweep::read_plan(dir))
+        dropped += now.count(r.id) ? 0 : 1;
+      if (dropped > 0) {
+        std::cerr << fmt::format(
+            "[sweep] warning: the spec changed: {} runs of the previous plan are not in this one "
+            "(their folders stay in {}/runs; collect reads only this plan)\n",
+            dropped, out);
+      }
+    }
     fs::create_directories(dir);
     sweep::write_plan(dir, spec_doc, runs, FASTSIM_VERSION);
     for (const auto& r : runs) {

@@ -197,9 +197,35 @@ Scenario parse_scenario(const json& doc) {
   }
   top.finish();
 
+  // Generated names (hosts and access links of the shorthand topologies) must not
+  // collide with each other or with the scenario's own.
+  if (issues.empty()) {
+    std::set<std::string> link_ids;
+    for (const auto& l : s.links) {
+      if (!link_ids.insert(l.link.id).second)
+        issues.push_back({"/flows", fmt::format("two links are named \"{}\": rename the flow, UDP source or arrival "
+                                                "whose id makes it",
+                                                l.link.id)});
+    }
+  }
   // Routes (only once the topology and flows are sound).
   if (issues.empty())
     resolve_routes(s, issues);
+  // An arrival "load" gives a rate only once the bottleneck is known.
+  for (size_t i = 0; issues.empty() && i < s.arrivals.size(); ++i) {
+    const ArrivalSpec& a = s.arrivals[i];
+    if (!a.load)
+      continue;
+    const auto it =
+        std::find_if(s.links.begin(), s.links.end(), [&](const LinkSpec& l) { return l.link.id == s.bottleneck; });
+    const double rate = *a.load * it->link.rate.to_double() / (8.0 * a.size.mean_bytes());
+    if (rate > 1e5) {
+      issues.push_back({fmt::format("/arrivals/{}/load", a.json_index),
+                        fmt::format("load {} of {} with a mean size of {:.6g} B is {:.3g} arrivals per second; at most "
+                                    "1e5 are allowed",
+                                    *a.load, format_rate(it->link.rate), a.size.mean_bytes(), rate)});
+    }
+  }
   if (!issues.empty())
     throw ScenarioError(issues);
   s.resolved = resolved;

@@ -10,6 +10,8 @@ using nlohmann::json;
 
 namespace {
 
+constexpr double kMaxArrivalsPerSecond = 1e5;
+
 std::optional<traffic::SizeDistribution> read_size(Reader& a) {
   const json* j = a.get("size");
   if (j == nullptr) {
@@ -88,8 +90,8 @@ void read_arrivals(Reader& top, Scenario& s, const TopologyRead& topology, const
       r.error("algorithm", fmt::format("unknown algorithm \"{}\"; allowed: {}", tmpl.algorithm, cc::algorithm_names()));
     json params_echo;
     tmpl.params = read_params(r, algo, params_echo);
-    a.flows_per_s = r.number("rate", 1e-9, 1e9);
-    a.load = r.number("load", 1e-9, 100);
+    a.flows_per_s = r.number("rate", 1e-9, kMaxArrivalsPerSecond);
+    a.load = r.number("load", 1e-9, 10);
     if (a.flows_per_s.has_value() == a.load.has_value() && r.is_object())
       r.error("", "give exactly one of \"rate\" (flows per second) and \"load\" (fraction of the bottleneck rate)");
     auto size = read_size(r);
@@ -144,6 +146,13 @@ void read_arrivals(Reader& top, Scenario& s, const TopologyRead& topology, const
     for (size_t k = 0; k < paths.size(); ++k) {
       FlowSpec p = tmpl;
       p.id = paths.size() == 1 ? a.id : fmt::format("{}.{}", a.id, k);
+      // A path's hosts and links are named after it: its id must not be another's.
+      if (paths.size() > 1 && !ids.insert(p.id).second) {
+        r.error("paths", fmt::format("path id \"{}\" (named after the process) is already a flow, UDP source or "
+                                     "arrival id",
+                                     p.id));
+        continue;
+      }
       place(s, topology, paths[k].first, p);
       a.paths.push_back(std::move(p));
       a.weights.push_back(paths[k].second);

@@ -306,8 +306,18 @@ TopologyRead read_topology(Reader& top, Scenario& s) {
       result.parking_lot = read_parking_lot(*pl, "/topology/parking_lot", s, top.issues());
       result.ok = result.parking_lot.has_value();
     }
-    if (bottleneck)
-      tr.error("bottleneck", "not used with a dumbbell or parking lot (their bottleneck is chosen for them)");
+    if (bottleneck && db != nullptr) {
+      tr.error("bottleneck", "not used with a dumbbell (its bottleneck is the link \"bottleneck\")");
+    } else if (bottleneck && result.parking_lot) {  // which hop the interval metrics follow
+      const bool hop = std::any_of(s.links.begin(), s.links.end(),
+                                   [&](const LinkSpec& l) { return l.link.id == *bottleneck && l.monitor; });
+      if (!hop) {
+        tr.error("bottleneck", fmt::format("no hop \"{}\": expected one of hop1 .. hop{}", *bottleneck,
+                                           result.parking_lot->hop_delays.size()));
+      } else {
+        s.bottleneck = *bottleneck;
+      }
+    }
   } else if (nodes != nullptr && links != nullptr) {
     result.kind = TopologyRead::Kind::kExplicit;
     result.ok = true;

@@ -52,8 +52,7 @@ FlowArrivals::FlowArrivals(Simulator& sim, net::PacketPool& pool, const config::
     data_routes_.push_back({std::move(data), nullptr, nullptr});
     ack_routes_.push_back({std::move(ack), nullptr, nullptr});
   }
-  sim_.schedule_at(*this, Time::at(spec_.start) + Duration::seconds(boost::random::exponential_distribution<double>(
-                                                      flows_per_s_)(rng_.engine())));
+  schedule_next(Time::at(spec_.start));
 }
 
 FlowArrivals::~FlowArrivals() = default;
@@ -92,10 +91,15 @@ void FlowArrivals::fire() {
   raw->self = std::prev(flows_.end());
   raw->sender->start();
 
+  schedule_next(sim_.now());
+}
+
+void FlowArrivals::schedule_next(Time after) {
+  // Compared in seconds first: a rare long gap must not overflow the picosecond clock.
   const double gap = boost::random::exponential_distribution<double>(flows_per_s_)(rng_.engine());
-  const Time next = sim_.now() + Duration::seconds(std::min(gap, 1e9));
-  if (next < stop_)
-    sim_.schedule_at(*this, next);
+  if (after >= stop_ || gap >= (stop_ - after).to_seconds())
+    return;
+  sim_.schedule_at(*this, after + Duration::seconds(gap));
 }
 
 void FlowArrivals::complete(Flow& f) {

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -25,6 +26,7 @@ Baseline parse_baseline(const json& doc, const std::string& baseline_dir) {
     if (key != "scenarios" && key != "description")
       issues.push_back({"/" + key, fmt::format("unknown key \"{}\"; allowed: scenarios, description", key)});
   }
+  std::set<std::string> names;
   for (size_t i = 0; i < list->size(); ++i) {
     const json& s = (*list)[i];
     const std::string path = fmt::format("/scenarios/{}", i);
@@ -42,6 +44,18 @@ Baseline parse_baseline(const json& doc, const std::string& baseline_dir) {
       issues.push_back({path + "/name", "missing required string"});
     } else {
       bs.name = s["name"].get<std::string>();
+      // The name is also the results folder: an id, unique in the baseline.
+      const bool id_like =
+          !bs.name.empty() && bs.name.size() <= 128 && bs.name != "." && bs.name != ".." &&
+          bs.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") ==
+              std::string::npos;
+      if (!id_like) {
+        issues.push_back({path + "/name", fmt::format("invalid name \"{}\": use 1 to 128 letters, digits, '-', '_' or "
+                                                      "'.' (not \".\" or \"..\")",
+                                                      bs.name)});
+      } else if (!names.insert(bs.name).second) {
+        issues.push_back({path + "/name", fmt::format("duplicate scenario name \"{}\"", bs.name)});
+      }
     }
     if (!s.contains("file") || !s["file"].is_string()) {
       issues.push_back({path + "/file", "missing required string (a scenario file)"});

@@ -91,7 +91,7 @@ void flatten(const json& j, const std::string& prefix, std::vector<std::pair<std
       if (e.is_object() || e.is_array())
         flatten(e, prefix + "." + name, out);
     }
-  } else if (j.is_number() || j.is_boolean() || j.is_null()) {
+  } else {  // numbers, booleans, strings (e.g. an interval's newest flow), null
     out.emplace_back(prefix, j);
   }
 }

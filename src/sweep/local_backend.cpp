@@ -1,10 +1,13 @@
 // The local process pool (see backends.hpp): one forked worker per run, at most `jobs`
-// at a time; a worker's stdout and stderr go to the run's log.txt.
+// at a time; a worker's stdout and stderr go to the run's log.txt. SIGINT or SIGTERM
+// stops the workers too (their runs stay without a status) and then the sweep.
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <deque>
 #include <fstream>
@@ -28,7 +31,9 @@ pid_t start_worker(const fs::path& dir) {
   std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid != 0)
-    return pid;  // parent (or -1)
+    return pid;             // parent (or -1)
+  signal(SIGINT, SIG_DFL);  // a worker dies at once (no status: the run is not complete)
+  signal(SIGTERM, SIG_DFL);
   const int fd = open((dir / "log.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd >= 0) {
     dup2(fd, STDOUT_FILENO);
@@ -43,6 +48,36 @@ pid_t start_worker(const fs::path& dir) {
   std::cerr.flush();
   _exit(rc);
 }
+
+volatile std::sig_atomic_t g_stop_signal = 0;
+extern "C" void on_stop_signal(int sig) {
+  g_stop_signal = sig;
+}
+
+/// While alive, SIGINT and SIGTERM interrupt the pool (without SA_RESTART, so waitpid
+/// returns) instead of killing the sweep and orphaning its workers.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
 
 std::string eta(double seconds) {
   const auto s = static_cast<long>(seconds + 0.5);
@@ -70,7 +105,20 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
               << std::flush;
   };
   report();
+  const StopSignals stop_signals;
   while (!pending.empty() || !running.empty()) {
+    if (g_stop_signal != 0) {  // stop the workers, leave their runs without a status, re-raise
+      for (const auto& [worker, run] : running)
+        kill(worker, SIGTERM);
+      for (const auto& [worker, run] : running)
+        waitpid(worker, nullptr, 0);
+      std::cerr << fmt::format("\n[sweep] stopped by signal {}: {} runs unfinished (--resume runs them)\n",
+                               static_cast<int>(g_stop_signal), total - done);
+      const int sig = g_stop_signal;
+      signal(sig, SIG_DFL);
+      raise(sig);
+      return total - done;
+    }
     while (!pending.empty() && running.size() < std::max<size_t>(1, jobs)) {
       const RunPlan* r = pending.front();
       pending.pop_front();
@@ -87,8 +135,11 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
       break;
     int wstatus = 0;
     const pid_t pid = waitpid(-1, &wstatus, 0);
-    if (pid < 0)
+    if (pid < 0) {
+      if (errno == EINTR)
+        continue;  // a stop signal: handled at the top of the loop
       break;
+    }
     auto it = running.find(pid);
     if (it == running.end())
       continue;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -154,6 +155,7 @@ std::vector<RunPlan> expand(const SweepSpec& spec, const std::string& version) {
   }
   std::vector<RunPlan> runs;
   Issues issues;
+  std::map<std::string, size_t> first_point_of;  // run id -> point index
   for (size_t i = 0; i < points.size(); ++i) {
     for (uint64_t r = 0; r < spec.replications; ++r) {
       RunPlan run;
@@ -179,6 +181,11 @@ std::vector<RunPlan> expand(const SweepSpec& spec, const std::string& version) {
         }
       }
       run.id = run_id(run.scenario, version);
+      if (r == 0 && !first_point_of.emplace(run.id, i).second) {  // two points, one scenario: one folder
+        issues.push_back({spec.grid.empty() ? "/zip" : "/grid",
+                          fmt::format("points {} and {} give the same scenario: remove the repeated value",
+                                      points[first_point_of[run.id]].dump(), points[i].dump())});
+      }
       runs.push_back(std::move(run));
     }
   }

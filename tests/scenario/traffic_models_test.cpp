@@ -280,3 +280,21 @@ TEST_CASE("arrivals write their trace, and per-flow rows only when asked", "[sce
         summary["arrivals"][0]["completed"].get<uint64_t>() + summary["arrivals"][0]["active_at_end"].get<uint64_t>());
   CHECK(summary["completed_flows"].size() == summary["arrivals"][0]["completed"].get<uint64_t>());
 }
+
+TEST_CASE("delay-based senders slow-start back after a timeout", "[scenario][udp]") {
+  // A 1-s line-rate UDP burst wipes out the window and forces retransmission timeouts;
+  // afterwards the flow must refill the 50 Mb/s link (Reno's slow start while the
+  // timed-out window is repaired), not crawl at one packet per round trip.
+  const std::string algorithm = GENERATE("vegas", "quick-vegas", "fast");
+  const auto s = scenario_from(dumbbell(
+      R"({"rate": "50Mbps", "delay": "5ms", "buffer": "400pkt"})", "30s",
+      R"("defaults": {"sack": true}, "flows": [{"id": "t", "algorithm": ")" + algorithm + R"(", "rtt": "100ms"}],
+                                            "udp": [{"id": "hole", "type": "burst", "start": "5s", "stop": "6s",
+                                                     "rtt": "100ms"}])"));
+  run::Experiment exp(s);
+  const auto& r = exp.run();
+  INFO(algorithm << ": " << r.flows[0].timeouts << " timeouts");
+  CHECK(r.flows[0].timeouts >= 1);
+  const double after = mean_of(r.flows[0].goodput_samples_bps, 20, 30);
+  CHECK(after > 0.8 * 50e6 * 1460 / 1500);
+}

@@ -101,6 +101,9 @@ TEST_CASE("bad sweep specs and bad points name their JSON path", "[sweep][bad-in
   CHECK_THAT(error_of(R"("replications": 0)"), Catch::Contains("/replications"));
   CHECK_THAT(error_of(R"("grid": {"/seed": [1, 2]})"), Catch::Contains("/grid/~1seed"));
   CHECK_THAT(error_of(R"("colour": 1)"), Catch::Contains("/colour: unknown key"));
+  CHECK_THAT(error_of(R"("grid": {"/flows/0/rtt": ["50ms", "50ms"]})"),
+             Catch::Contains("/grid: points {\"/flows/0/rtt\":\"50ms\"} and {\"/flows/0/rtt\":\"50ms\"} give the "
+                             "same scenario"));
   CHECK_THAT(error_of(R"("grid": {"/flows/0/rtt": ["20ms", "-5ms"]})"),
              Catch::Contains("/flows/0/rtt: point {\"/flows/0/rtt\":\"-5ms\"}"));
 }
@@ -149,6 +152,26 @@ TEST_CASE("SLURM arrays pack K runs per task and split at MaxArraySize", "[sweep
   const auto single = plan_arrays("/sw", todo, SlurmOptions{}, 1001, "/bin/fastsim");
   REQUIRE(single.size() == 1);
   CHECK_THAT(single[0].text, Catch::Contains("#SBATCH --array=0-22\n"));
+}
+
+TEST_CASE("baseline scenario names are unique ids (they name result folders)", "[sweep][check]") {
+  auto error_of = [](const std::string& names) {
+    json doc = {{"scenarios", json::array()}};
+    for (const auto& n : json::parse(names)) {
+      doc["scenarios"].push_back(
+          {{"name", n}, {"file", "s.json"}, {"metrics", {{{"metric", "/x"}, {"expected", 1}, {"tolerance", 0}}}}});
+    }
+    try {
+      (void)parse_baseline(doc, ".");
+    } catch (const config::ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_of(R"(["a", "b"])") == "no error");
+  CHECK_THAT(error_of(R"(["a", "a"])"), Catch::Contains("/scenarios/1/name: duplicate scenario name \"a\""));
+  CHECK_THAT(error_of(R"(["a/b"])"), Catch::Contains("/scenarios/0/name: invalid name"));
+  CHECK_THAT(error_of(R"([".."])"), Catch::Contains("/scenarios/0/name: invalid name"));
 }
 
 TEST_CASE("regression checks: bands, directions and element ids in metric paths", "[sweep][check]") {

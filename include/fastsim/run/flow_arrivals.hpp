@@ -105,6 +105,8 @@ class FlowArrivals final : public Event {
  private:
   struct Flow;
   void complete(Flow& f);
+  /// Schedules the next arrival an exponential gap after `after`, if before the stop.
+  void schedule_next(Time after);
   void reap();
 
   Simulator& sim_;
