@@ -32,7 +32,8 @@ const char* kUsageText =
     "commands:\n"
     "  run FILE --out DIR [--seed N] [--set /json/pointer=value ...] [--quiet]\n"
     "                      simulate a scenario; write traces and summary.json to DIR\n"
-    "  validate FILE       check a scenario and report every problem with its JSON path\n"
+    "  validate FILE [--set /json/pointer=value ...]\n"
+    "                      check a scenario and report every problem with its JSON path\n"
     "  algorithms [--json] list congestion-control algorithms and their parameters\n"
     "  sweep SPEC --out DIR [--backend local|slurm] [--jobs N] [--dry-run] [--resume] [--pack K]\n"
     "        [--throttle N] [--partition P] [--time T] [--mem M] [--account A] [--sbatch LINE]\n"
@@ -54,20 +55,39 @@ fastsim::config::Scenario load(const std::string& file, const std::vector<std::s
 }
 
 int cmd_validate(const std::vector<std::string>& args) {
-  if (args.size() != 1) {
-    std::cerr << "usage: fastsim validate FILE\n";
+  po::options_description opts("validate options");
+  std::string file;
+  std::vector<std::string> sets;
+  opts.add_options()("file", po::value(&file), "scenario file")("set", po::value(&sets)->composing(),
+                                                                "override /json/pointer=value")("help,h", "this help");
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "fastsim validate: " << e.what() << "\nusage: fastsim validate FILE [--set /json/pointer=value ...]\n";
+    return kUsage;
+  }
+  if (vm.count("help")) {
+    std::cout << "usage: fastsim validate FILE [--set /json/pointer=value ...]\n" << opts;
+    return kOk;
+  }
+  if (file.empty()) {
+    std::cerr << "usage: fastsim validate FILE [--set /json/pointer=value ...]\n";
     return kUsage;
   }
   try {
-    auto s = load(args[0], {}, std::nullopt);
-    std::cout << fmt::format("{}: ok ({} flows, {} links, {} s)\n", args[0], s.flows.size(), s.links.size(),
+    auto s = load(file, sets, std::nullopt);
+    std::cout << fmt::format("{}: ok ({} flows, {} links, {} s)\n", file, s.flows.size(), s.links.size(),
                              s.duration.to_seconds());
     return kOk;
   } catch (const ScenarioError& e) {
-    print_issues(e, args[0]);
+    print_issues(e, file);
     return kBadScenario;
   } catch (const std::exception& e) {  // never abort on a surprise from a library
-    std::cerr << fmt::format("{}: {}\n", args[0], e.what());
+    std::cerr << fmt::format("{}: {}\n", file, e.what());
     return kBadScenario;
   }
 }

@@ -228,11 +228,21 @@ int cmd_check(const std::vector<std::string>& args) {
     baseline = sweep::parse_baseline(doc, fs::path(baseline_file).parent_path().string());
     for (size_t i = 0; i < baseline.scenarios.size(); ++i) {
       const auto& s = baseline.scenarios[i];
-      json scenario = config::load_json_file(s.file);
-      config::apply_overrides(scenario, s.sets);
-      if (s.seed)
-        scenario["seed"] = *s.seed;
-      (void)config::parse_scenario(scenario);
+      json scenario;
+      try {  // report a scenario's problems under the baseline entry that names it
+        scenario = config::load_json_file(s.file);
+        config::apply_overrides(scenario, s.sets);
+        if (s.seed)
+          scenario["seed"] = *s.seed;
+        (void)config::parse_scenario(scenario);
+      } catch (const ScenarioError& e) {
+        config::Issues located;
+        for (const auto& issue : e.issues()) {
+          located.push_back(
+              {fmt::format("/scenarios/{}", i), fmt::format("{} (with its \"set\"): {}", s.file, issue.to_string())});
+        }
+        throw ScenarioError(located);
+      }
       sweep::RunPlan p;
       p.index = i;
       p.id = s.name;

@@ -92,7 +92,7 @@ void read_arrivals(Reader& top, Scenario& s, const TopologyRead& topology, const
     tmpl.params = read_params(r, algo, params_echo);
     a.flows_per_s = r.number("rate", 1e-9, kMaxArrivalsPerSecond);
     a.load = r.number("load", 1e-9, 10);
-    if (a.flows_per_s.has_value() == a.load.has_value() && r.is_object())
+    if ((r.get("rate") != nullptr) == (r.get("load") != nullptr) && r.is_object())  // (bad values: reported above)
       r.error("", "give exactly one of \"rate\" (flows per second) and \"load\" (fraction of the bottleneck rate)");
     auto size = read_size(r);
     a.start = r.duration("start").value_or(Duration::zero());

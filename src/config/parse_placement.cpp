@@ -64,6 +64,8 @@ std::optional<Placement> read_placement(Reader& r, const TopologyRead& t, const 
         pl.reverse = *d == 1;
     } else if (t.parking_lot) {
       read_hops(r, *t.parking_lot, pl, ok);
+    } else {
+      r.allow("hops");  // the parking lot itself is invalid (reported there): no follow-on "unknown key"
     }
     Duration core;  // one-way propagation delay of the core links crossed
     if (t.dumbbell)

@@ -152,6 +152,13 @@ TEST_CASE("check passes, fails outside a band, and updates a baseline", "[cli][c
                                          << util << R"(, "tolerance": 0.1, "relative": true, "direction": "~"}]}]})";
   };
   const std::string cmd = kBinary + " check " + (dir / "baseline.json").string() + " --quiet";
+  // A bad override is reported under the baseline entry that makes it.
+  std::ofstream(dir / "bad.json") << R"({"scenarios": [{"name": "x", "file": "s.json", "set": {"/flows/0/rtt": "-1ms"},
+      "metrics": [{"metric": "/intervals/0/jain", "expected": 1, "tolerance": 0.1}]}]})";
+  const auto bad = run_command(kBinary + " check " + (dir / "bad.json").string() + " --quiet");
+  CHECK(bad.exit_code == 1);
+  CHECK_THAT(bad.output, Catch::Contains("/scenarios/0: "));
+  CHECK_THAT(bad.output, Catch::Contains("/flows/0/rtt: expected a duration"));
   baseline(0.99, 0.9);
   auto r = run_command(cmd);
   INFO(r.output);
