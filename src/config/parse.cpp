@@ -264,6 +264,43 @@ json load_json_file(const std::string& path) {
   return doc;
 }
 
+std::optional<std::string> set_at_pointer(json& doc, const std::string& pointer, const json& value) {
+  try {
+    const json::json_pointer ptr(pointer);
+    // Walk the existing part: an array index past the end would pad with nulls.
+    const json* node = &doc;
+    std::string walked;
+    size_t pos = 1;
+    while (node != nullptr && pos <= pointer.size()) {
+      const size_t next = pointer.find('/', pos);
+      const std::string token = pointer.substr(pos, next == std::string::npos ? std::string::npos : next - pos);
+      if (node->is_array()) {
+        const bool digits = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
+        if (digits && std::stoull(token) > node->size()) {
+          return fmt::format("{} has {} elements: index {} is past the end (use {} to append)",
+                             walked.empty() ? "/" : walked, node->size(), token, node->size());
+        }
+        node = digits && std::stoull(token) < node->size() ? &(*node)[std::stoull(token)] : nullptr;
+      } else if (node->is_object()) {
+        auto it = node->find(json::json_pointer("/" + token).back());
+        node = it == node->end() ? nullptr : &*it;
+      } else {
+        node = nullptr;
+      }
+      walked += "/" + token;
+      if (next == std::string::npos)
+        break;
+      pos = next + 1;
+    }
+    doc[ptr] = value;
+  } catch (const json::exception& e) {
+    return fmt::format("cannot set this path: {}", e.what());
+  } catch (const std::exception& e) {
+    return fmt::format("cannot set this path: {}", e.what());
+  }
+  return std::nullopt;
+}
+
 void apply_overrides(json& doc, const std::vector<std::string>& assignments) {
   Issues issues;
   for (const auto& a : assignments) {
@@ -280,13 +317,10 @@ void apply_overrides(json& doc, const std::vector<std::string>& assignments) {
     } catch (const json::exception&) {
       value = text;
     }
-    try {
-      // Missing parent objects are created ("/defaults/sack=true" works without "defaults");
-      // a key nobody asked for is then reported by the parser like any unknown key.
-      doc[json::json_pointer(pointer)] = value;
-    } catch (const json::exception& e) {
-      issues.push_back({pointer, fmt::format("--set: cannot set this path: {}", e.what())});
-    }
+    // Missing parent objects are created ("/defaults/sack=true" works without "defaults");
+    // a key nobody asked for is then reported by the parser like any unknown key.
+    if (auto error = set_at_pointer(doc, pointer, value))
+      issues.push_back({pointer, "--set: " + *error});
   }
   if (!issues.empty())
     throw ScenarioError(issues);

@@ -165,11 +165,8 @@ std::vector<RunPlan> expand(const SweepSpec& spec, const std::string& version) {
       run.seed = derive_seed(spec.base_seed, r);
       run.scenario = spec.base;
       for (const auto& [pointer, value] : points[i].items()) {
-        try {
-          run.scenario[json::json_pointer(pointer)] = value;
-        } catch (const json::exception& e) {
-          issues.push_back({pointer, fmt::format("point {}: cannot set this path: {}", points[i].dump(), e.what())});
-        }
+        if (auto error = config::set_at_pointer(run.scenario, pointer, value))
+          issues.push_back({pointer, fmt::format("point {}: {}", points[i].dump(), *error)});
       }
       run.scenario["seed"] = run.seed;
       if (r == 0) {  // one validation per point: replications differ only in the seed

@@ -356,6 +356,9 @@ TEST_CASE("usage errors exit 2 and --help, --version, algorithms succeed", "[cli
   CHECK(run_command(kBinary + " run x.json --bogus").exit_code == 2);
   CHECK(run_command(kBinary + " validate /nonexistent.json").exit_code == 1);
   CHECK(run_command(kBinary + " validate --help").exit_code == 0);
+  const auto past = run_command(kBinary + " validate " + kSource + "/configs/demo.json --set /flows/7/rtt=50ms");
+  CHECK(past.exit_code == 1);
+  CHECK_THAT(past.output, Catch::Contains("/flows/7/rtt: --set: /flows has 2 elements: index 7 is past the end"));
   const auto vset = run_command(kBinary + " validate " + kSource + "/configs/demo.json --set /flows/0/rtt=-5ms");
   CHECK(vset.exit_code == 1);
   CHECK_THAT(vset.output, Catch::Contains("/flows/0/rtt: expected a duration"));
