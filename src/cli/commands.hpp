@@ -6,11 +6,19 @@
 #include <string>
 #include <vector>
 
+#include <boost/program_options.hpp>
+
 #include "fastsim/config/errors.hpp"
 
 namespace fastsim::cli {
 
 constexpr int kOk = 0, kBadScenario = 1, kUsage = 2, kRunFailed = 3, kCheckFailed = 4;
+
+/// Parses a subcommand's options; on an error prints it with the options and returns false.
+bool parse_options(const char* cmd, const std::vector<std::string>& args,
+                   boost::program_options::options_description& opts,
+                   const boost::program_options::positional_options_description& pos,
+                   boost::program_options::variables_map& vm);
 
 /// Prints every issue as "file: /path: message" on stderr.
 void print_issues(const config::ScenarioError& e, const std::string& file);

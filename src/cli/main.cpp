@@ -63,13 +63,8 @@ int cmd_validate(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "fastsim validate: " << e.what() << "\nusage: fastsim validate FILE [--set /json/pointer=value ...]\n";
+  if (!parse_options("validate", args, opts, pos, vm))
     return kUsage;
-  }
   if (vm.count("help")) {
     std::cout << "usage: fastsim validate FILE [--set /json/pointer=value ...]\n" << opts;
     return kOk;
@@ -149,13 +144,8 @@ int cmd_run(const std::vector<std::string>& args) {
   po::positional_options_description pos;
   pos.add("file", 1);
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error& e) {
-    std::cerr << "fastsim run: " << e.what() << "\n" << kUsageText;
+  if (!parse_options("run", args, opts, pos, vm))
     return kUsage;
-  }
   if (file.empty() || out.empty()) {
     std::cerr << "fastsim run: need a scenario FILE and --out DIR\n" << kUsageText;
     return kUsage;

@@ -36,18 +36,6 @@ size_t default_jobs() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-bool parse_options(const char* cmd, const std::vector<std::string>& args, po::options_description& opts,
-                   const po::positional_options_description& pos, po::variables_map& vm) {
-  try {
-    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
-    po::notify(vm);
-    return true;
-  } catch (const po::error& e) {
-    std::cerr << fmt::format("fastsim {}: {}\n", cmd, e.what()) << opts;
-    return false;
-  }
-}
-
 void print_failures(const fs::path& out, const std::vector<sweep::RunPlan>& runs) {
   for (const auto& r : runs) {
     const auto s = sweep::read_status(sweep::run_dir(out, r.id));
@@ -60,6 +48,18 @@ void print_failures(const fs::path& out, const std::vector<sweep::RunPlan>& runs
 }
 
 }  // namespace
+
+bool parse_options(const char* cmd, const std::vector<std::string>& args, po::options_description& opts,
+                   const po::positional_options_description& pos, po::variables_map& vm) {
+  try {
+    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+    po::notify(vm);
+    return true;
+  } catch (const po::error& e) {
+    std::cerr << fmt::format("fastsim {}: {}\n", cmd, e.what()) << opts;
+    return false;
+  }
+}
 
 int cmd_sweep(const std::vector<std::string>& args) {
   po::options_description opts("sweep options");
