@@ -14,7 +14,9 @@ namespace fastsim::net {
 
 namespace {
 constexpr uint64_t kInitialSlots = 4;   // grows by doubling; most access links stay small
-constexpr uint64_t kPrefetchSlots = 6;  // 240 bytes ahead: slots due a few deliveries later
+constexpr uint64_t kPrefetchSlots = 8;  // 256 bytes ahead: slots the admission reaches soon
+constexpr uint64_t kPacketAhead = 4;    // deliveries ahead whose packet is fetched
+constexpr uint64_t kRingAhead = 16;     // deliveries ahead whose slot is fetched (512 bytes)
 }  // namespace
 
 Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
@@ -38,13 +40,10 @@ Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
   modelled_ = pipe_mode_ || red_ != nullptr;
 }
 
-
-Duration Link::tx_time(uint32_t bytes) {
-  if (bytes != memo_bytes_) {
-    memo_bytes_ = bytes;
-    memo_tx_ = serialization_time(bytes, cfg_.rate);
-  }
-  return memo_tx_;
+Duration Link::tx_time_slow(uint32_t bytes) const {
+  memo_[1] = memo_[0];
+  memo_[0] = {bytes, serialization_time(bytes, cfg_.rate)};
+  return memo_[0].tx;
 }
 
 RandomStream& Link::loss_rng() {
@@ -127,12 +126,12 @@ void Link::retire(Time now) {
       case SlotState::kDelivered:  // counted when delivered
         break;
       case SlotState::kChained:
-        if (s.out > now)
+        if (out(s) > now)
           return;
         ++counters_.departures;
         break;
       case SlotState::kLost:
-        if (s.out > now)
+        if (out(s) > now)
           return;
         ++counters_.random_losses;
         ++s.pkt->route->counters->random_losses;
@@ -164,7 +163,7 @@ void Link::sync_due(Time now) {
   if (started_ < arrived_)  // advance_view left started_ on a waiting slot
     due = std::min(due, slot(started_).tx_start);
   if (head_ < arrived_ && slot(head_).state != SlotState::kPending)  // chained or lost, on the wire
-    due = std::min(due, slot(head_).out);
+    due = std::min(due, out(slot(head_)));
   next_due_ = due;
 }
 
@@ -212,7 +211,6 @@ void Link::accept(Packet* p, Time in) {
     s.state = SlotState::kDropped;
     s.early_drop = last_early_drop_;
     s.tx_start = in;
-    s.out = in;
     if (deliver_ == idx)
       deliver_ = tail_;
     note_arrival(s);
@@ -225,7 +223,6 @@ void Link::accept(Packet* p, Time in) {
     admit_ = tail_;  // everything before has started; this one starts at once
   }
   s.tx_start = *start;
-  s.out = pipe_ ? *start + wire_delay_ : busy_until_ + wire_delay_;
   if (injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && loss_rng().bernoulli(cfg_.loss_rate))) {
     if (injected_losses_ > 0)
       --injected_losses_;
@@ -243,13 +240,13 @@ void Link::accept(Packet* p, Time in) {
       deliver_ = tail_;
     note_arrival(s);
     ++p->hop;
-    next->accept(p, s.out);
+    next->accept(p, out(s));
     return;
   }
   s.state = SlotState::kPending;
   note_arrival(s);
   if (deliver_ == idx)
-    sim_.schedule_at(delivery_event_, s.out);
+    sim_.schedule_at(delivery_event_, out(s));
 }
 
 std::optional<Time> Link::admit_modelled(Time in, uint32_t bytes) {
@@ -289,7 +286,7 @@ void Link::note_arrival(Slot& s) {
   if (s.state != SlotState::kDropped && s.tx_start > s.in)
     next_due_ = std::min(next_due_, s.tx_start);
   else if (on_wire && head_ + 1 == arrived_)
-    next_due_ = std::min(next_due_, s.out);
+    next_due_ = std::min(next_due_, out(s));
 }
 
 void Link::on_delivery() {
@@ -303,17 +300,20 @@ void Link::on_delivery() {
     ++i;
   deliver_ = i;
   if (i < tail_) {
-    sim_.schedule_at(delivery_event_, slot(i).out);
-    // The next packet and the ring a few slots on were last touched when they entered
-    // (possibly a long queue ago): fetch them while other events run.
+    sim_.schedule_at(delivery_event_, out(slot(i)));
+    // The next packets and the ring further on were last touched when they entered
+    // (possibly a long queue ago): fetch them while other events run. Software
+    // pipelined: the ring kRingAhead slots on, then the packets of slots whose ring
+    // line was fetched earlier.
     __builtin_prefetch(slot(i).pkt);
-    __builtin_prefetch(&slot(i + kPrefetchSlots));
+    __builtin_prefetch(slot(i + kPacketAhead).pkt);
+    __builtin_prefetch(&slot(i + kRingAhead));
   }
   sync();
   if (head_ == delivered && arrived_ > delivered) {  // the usual case: it was the oldest packet
     pop_head(slot(delivered));
     if (head_ < arrived_ && slot(head_).state != SlotState::kPending)
-      next_due_ = std::min(next_due_, slot(head_).out);
+      next_due_ = std::min(next_due_, out(slot(head_)));
   }
   ++p->hop;
   if (p->hop < p->route->links.size()) {

@@ -220,13 +220,14 @@ void TcpSender::process_sack_blocks(const net::Packet* p) {
     }
     return false;
   };
-  if (p->trigger_seq != kNone)
-    sack_if_new(p->trigger_seq);
+  if (const uint64_t trigger = p->trigger_seq(); trigger != net::Packet::kNoTrigger)
+    sack_if_new(trigger);
   // Walk each block only over its not-yet-SACKed edges: equivalent to a full walk
   // unless ACKs were lost, and O(1) amortized per ACK.
   for (uint8_t i = 0; i < p->num_sacks; ++i) {
-    const uint64_t lo = std::max(p->sacks[i].start, snd_una_);
-    const uint64_t hi = std::min(p->sacks[i].end, snd_nxt_);
+    const net::SackBlock b = p->sack(i);
+    const uint64_t lo = std::max(b.start, snd_una_);
+    const uint64_t hi = std::min(b.end, snd_nxt_);
     for (uint64_t s = hi; s > lo && sack_if_new(s - 1);)
       --s;
     for (uint64_t s = lo; s < hi && sack_if_new(s);)

@@ -23,7 +23,10 @@ struct AckLog final : net::PacketSink {
   };
   std::vector<Ack> acks;
   void receive(net::Packet* p) override {
-    acks.push_back({sim->now(), p->seq, {p->sacks.begin(), p->sacks.begin() + p->num_sacks}, p->echo});
+    std::vector<net::SackBlock> sacks;
+    for (size_t i = 0; i < p->num_sacks; ++i)
+      sacks.push_back(p->sack(i));
+    acks.push_back({sim->now(), p->seq, sacks, p->echo});
     pool->release(p);
   }
 };

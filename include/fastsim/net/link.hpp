@@ -29,6 +29,7 @@
 //   serialization counts towards utilization in the sample period where it starts.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -121,7 +122,7 @@ class Link {
     const Time now = sim_.now();
     for (uint64_t i = head_; i < tail_; ++i) {
       const Slot& s = slot(i);
-      if (s.state != SlotState::kDropped && s.in <= now && now < s.out)
+      if (s.state != SlotState::kDropped && s.in <= now && now < out(s))
         fn(*s.pkt);
     }
   }
@@ -134,16 +135,25 @@ class Link {
     kLost,       // random loss: leaves the wire at `out` into the pool
     kDropped,    // drop-tail drop at `in` (a tombstone until then)
   };
-  /// One packet on the link, with its precomputed times.
-  struct Slot {
+  /// One packet on the link, with its precomputed times: 32 bytes, two per cache line
+  /// (the arrival at the far end is derived, see out()).
+  struct alignas(32) Slot {
     Packet* pkt;
     Time in;        // arrival at the link's input
-    Time tx_start;  // serialization start (== in if it did not wait)
-    Time out;       // arrival at the far end
+    Time tx_start;  // serialization start (== in if it did not wait or was dropped)
     uint32_t size;
     SlotState state;
     bool early_drop;  // kDropped by RED rather than by a full buffer
   };
+  static_assert(sizeof(Slot) == 32);
+  /// When the slot's packet reaches the far end (a dropped slot: when it arrived).
+  [[nodiscard]] Time out(const Slot& s) const {
+    if (s.state == SlotState::kDropped)
+      return s.in;
+    if (pipe_mode_) [[unlikely]]
+      return s.tx_start + wire_delay_;
+    return s.tx_start + tx_time(s.size) + wire_delay_;
+  }
 
   /// Takes `p` at its arrival time `in` (>= now, non-decreasing over calls).
   void accept(Packet* p, Time in);
@@ -162,12 +172,21 @@ class Link {
   void pop_head(const Slot& s);
   void start(const Slot& s);
   void integrate_queue(Time t);
-  [[nodiscard]] Duration tx_time(uint32_t bytes);
+  /// Serialization time of `bytes` at the link's rate, memoized for the last two sizes
+  /// (a link carries mostly data packets, ACKs, or both).
+  [[nodiscard]] Duration tx_time(uint32_t bytes) const {
+    if (bytes == memo_[0].bytes) [[likely]]
+      return memo_[0].tx;
+    if (bytes == memo_[1].bytes)
+      return memo_[1].tx;
+    return tx_time_slow(bytes);
+  }
+  Duration tx_time_slow(uint32_t bytes) const;
   /// Transmitter time the slot uses (counts towards utilization).
   [[nodiscard]] Duration busy_time(const Slot& s) const {
     if (pipe_mode_) [[unlikely]]  // no call here: arrive() and start() stay leaf functions
       return Duration::picoseconds(static_cast<int64_t>(s.size * pipe_ps_per_byte_ + 0.5));
-    return s.out - wire_delay_ - s.tx_start;
+    return tx_time(s.size);
   }
   /// With RED or a dummynet pipe: when a packet arriving at `in` leaves the queue, or
   /// nullopt if it is dropped at the queue (the plain FIFO is inline in accept()).
@@ -219,9 +238,12 @@ class Link {
   Time next_due_ = Time::never();  // sync() has nothing to do before this time
   Time area_since_ = Time::zero();
   LinkCounters counters_;
-  // Serialization time of the last packet size seen (most packets share one of two sizes).
-  uint32_t memo_bytes_ = 0;
-  Duration memo_tx_;
+  // Serialization times of the last two packet sizes seen ([0] the most recent).
+  struct TxMemo {
+    uint32_t bytes = 0;
+    Duration tx;
+  };
+  mutable std::array<TxMemo, 2> memo_{};
 };
 
 /// Marks every link that only one other link feeds, over all `routes` of the run

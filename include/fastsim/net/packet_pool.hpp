@@ -1,5 +1,6 @@
-// Pool of packets: fixed-size chunks and a free list, so the packet path never
-// allocates once the pool has grown to the peak number of packets alive.
+// Pool of packets: fixed-size chunks and a LIFO free list (a released packet is reused
+// while warm), so the packet path never allocates once the pool has grown to the peak
+// number of packets alive.
 #pragma once
 
 #include <cstddef>
@@ -14,21 +15,16 @@ class PacketPool {
  public:
   /// Returns a zero-initialized packet.
   Packet* acquire() {
-    if (free_ == nullptr)
+    if (free_.empty()) [[unlikely]]
       grow();
-    Packet* p = free_;
-    free_ = p->next;
+    Packet* p = free_.back();
+    free_.pop_back();
     *p = Packet{};
-    ++live_;
     return p;
   }
-  void release(Packet* p) {
-    p->next = free_;
-    free_ = p;
-    --live_;
-  }
+  void release(Packet* p) { free_.push_back(p); }
   /// Packets currently handed out.
-  [[nodiscard]] size_t live() const { return live_; }
+  [[nodiscard]] size_t live() const { return capacity() - free_.size(); }
   [[nodiscard]] size_t capacity() const { return chunks_.size() * kChunk; }
 
  private:
@@ -36,14 +32,12 @@ class PacketPool {
   void grow() {
     chunks_.push_back(std::make_unique<Packet[]>(kChunk));
     Packet* chunk = chunks_.back().get();
-    for (size_t i = kChunk; i-- > 0;) {
-      chunk[i].next = free_;
-      free_ = &chunk[i];
-    }
+    free_.reserve(capacity());
+    for (size_t i = kChunk; i-- > 0;)
+      free_.push_back(&chunk[i]);
   }
   std::vector<std::unique_ptr<Packet[]>> chunks_;
-  Packet* free_ = nullptr;
-  size_t live_ = 0;
+  std::vector<Packet*> free_;  // capacity() entries reserved: release() never allocates
 };
 
 }  // namespace fastsim::net

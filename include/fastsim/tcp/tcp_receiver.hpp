@@ -5,16 +5,17 @@
 //   (part of) a hole.
 // - Each ACK echoes the send time (and retransmission flag) of the segment that
 //   triggered it, so the sender gets exact RTT samples and can apply Karn's rule.
-// - Out-of-order data is kept as a sorted list of ranges (few holes per window); the
-//   first SACK block is the range holding the triggering segment, then the highest others.
+// - Out-of-order data is kept as ranges in a tree (receive_ranges.hpp: O(log holes) per
+//   arrival); the first SACK block is the range holding the triggering segment, then the
+//   highest others.
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include "fastsim/core/simulator.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/route.hpp"
+#include "fastsim/tcp/receive_ranges.hpp"
 #include "fastsim/tcp/tcp_config.hpp"
 
 namespace fastsim::tcp {
@@ -43,8 +44,6 @@ class TcpReceiver final : public net::PacketSink {
  private:
   void on_delack_timer();
   void send_ack();
-  /// Records `seq` above rcv_nxt; returns false if already held.
-  bool buffer_out_of_order(uint64_t seq);
 
   Simulator& sim_;
   net::PacketPool& pool_;
@@ -53,7 +52,7 @@ class TcpReceiver final : public net::PacketSink {
   MemberEvent<TcpReceiver, &TcpReceiver::on_delack_timer> delack_timer_{this};
 
   uint64_t rcv_nxt_ = 0;
-  std::vector<net::SackBlock> ranges_;  // out-of-order data, sorted, disjoint, non-adjacent
+  ReceiveRanges ranges_;                // out-of-order data above rcv_nxt_
   uint64_t last_ooo_seq_ = UINT64_MAX;  // the arrival that triggered this ACK, if out of order
   uint32_t unacked_segments_ = 0;
   Time echo_;

@@ -1,0 +1,62 @@
+// Out-of-order data held by a TCP receiver: disjoint, non-adjacent segment ranges above
+// the cumulative ACK point, and the SACK blocks reported from them (RFC 2018 section 4).
+// Kept in a Boost.Intrusive red-black tree ordered by start, with nodes recycled through
+// a free list, so every operation is O(log holes) and allocation-free once warm. A plain
+// sorted vector costs O(holes) per arrival, which after a slow-start overshoot (thousands
+// of holes per window) made the per-packet cost grow with the window.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <span>
+#include <vector>
+
+#include <boost/intrusive/set.hpp>
+
+#include "fastsim/net/packet.hpp"
+
+namespace fastsim::tcp {
+
+class ReceiveRanges {
+ public:
+  ReceiveRanges() = default;
+  ReceiveRanges(const ReceiveRanges&) = delete;
+  ReceiveRanges& operator=(const ReceiveRanges&) = delete;
+  ~ReceiveRanges() { set_.clear(); }
+
+  [[nodiscard]] bool empty() const { return set_.empty(); }
+  [[nodiscard]] size_t size() const { return set_.size(); }
+  /// The lowest range. Precondition: !empty().
+  [[nodiscard]] net::SackBlock front() const { return set_.begin()->block; }
+  /// Removes the lowest range. Precondition: !empty().
+  void pop_front();
+  /// Records segment `seq`; returns false if it was already held.
+  bool add(uint64_t seq);
+  /// Fills `out` with SACK blocks: first the range holding `trigger` (the arrival that
+  /// caused this ACK, if it is held), then the highest other ranges. Returns the count.
+  size_t sack_blocks(uint64_t trigger, std::span<net::SackBlock> out) const;
+
+ private:
+  using Hook = boost::intrusive::set_base_hook<boost::intrusive::optimize_size<true>,
+                                               boost::intrusive::link_mode<boost::intrusive::normal_link>>;
+  struct Range : Hook {
+    net::SackBlock block;
+  };
+  struct ByStart {
+    bool operator()(const Range& a, const Range& b) const { return a.block.start < b.block.start; }
+  };
+  struct StartKey {
+    bool operator()(uint64_t s, const Range& r) const { return s < r.block.start; }
+    bool operator()(const Range& r, uint64_t s) const { return r.block.start < s; }
+  };
+  using Set = boost::intrusive::set<Range, boost::intrusive::compare<ByStart>>;
+
+  Range& make(uint64_t start, uint64_t end);
+  void recycle(Range& r) { free_.push_back(&r); }
+
+  std::deque<Range> storage_;  // stable addresses; grows to the peak number of ranges
+  std::vector<Range*> free_;
+  Set set_;  // declared last: unlinked before the nodes are destroyed
+};
+
+}  // namespace fastsim::tcp
