@@ -56,8 +56,12 @@ class Experiment::Sampler final : public Event {
     }
     if (out_dir.empty())
       return;
+    size_t files = e_.flows_.size() + monitored_.size();
+    for (const auto& a : e_.arrivals_)
+      files += a->spec().traces ? 2 : 1;
+    const size_t buffer = trace::shared_buffer_size(files);
     for (const auto& f : e_.flows_) {
-      auto file = std::make_unique<trace::AtomicFile>(fmt::format("{}/flows/{}.csv", out_dir, f->spec->id));
+      auto file = std::make_unique<trace::AtomicFile>(fmt::format("{}/flows/{}.csv", out_dir, f->spec->id), buffer);
       file->print(
           "time_s,cwnd_pkts,ssthresh_pkts,srtt_s,base_rtt_s,goodput_bps,qdelay_s,bytes_acked,retransmits,state");
       for (const auto& c : f->sender->algorithm().trace_columns())
@@ -66,12 +70,12 @@ class Experiment::Sampler final : public Event {
       flow_files_.push_back(std::move(file));
     }
     for (const auto& a : e_.arrivals_) {
-      auto file = std::make_unique<trace::AtomicFile>(fmt::format("{}/arrivals/{}.csv", out_dir, a->spec().id));
+      auto file = std::make_unique<trace::AtomicFile>(fmt::format("{}/arrivals/{}.csv", out_dir, a->spec().id), buffer);
       file->print("time_s,active,started,completed,mean_fct_s,mean_slowdown\n");
       arrival_files_.push_back(std::move(file));
       if (a->spec().traces) {
         auto flows =
-            std::make_unique<trace::AtomicFile>(fmt::format("{}/arrivals/{}-flows.csv", out_dir, a->spec().id));
+            std::make_unique<trace::AtomicFile>(fmt::format("{}/arrivals/{}-flows.csv", out_dir, a->spec().id), buffer);
         flows->print("time_s,flow,cwnd_pkts,srtt_s,bytes_acked,retransmits\n");
         arrival_flow_files_.push_back(std::move(flows));
       } else {
@@ -79,7 +83,7 @@ class Experiment::Sampler final : public Event {
       }
     }
     for (const auto& [id, link] : monitored_) {
-      auto file = std::make_unique<trace::AtomicFile>(fmt::format("{}/links/{}.csv", out_dir, id));
+      auto file = std::make_unique<trace::AtomicFile>(fmt::format("{}/links/{}.csv", out_dir, id), buffer);
       file->print("time_s,queue_pkts,queue_bytes,drops,utilization\n");
       link_files_.emplace(id, std::move(file));
     }

@@ -1,22 +1,25 @@
 // Atomic output files (see atomic_file.hpp).
 #include "fastsim/trace/atomic_file.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
 
 namespace fastsim::trace {
 
-namespace {
-// fmt's default is 32 KB per file: 32 MB for a run with 1000 traced flows. Trace rows
-// are short, so 4 KB still means one write() per ~50 rows.
-constexpr size_t kBufferBytes = 4096;
-}  // namespace
+size_t shared_buffer_size(size_t files) {
+  // Trace rows are about 100 bytes: even 512 B means one write() per ~5 rows, and only
+  // runs with over 2000 trace files get that little.
+  constexpr size_t kBudget = size_t{1} << 20;
+  constexpr size_t kMin = 512;
+  return std::clamp(kBudget / std::max<size_t>(files, 1), kMin, AtomicFile::kDefaultBuffer);
+}
 
-AtomicFile::AtomicFile(std::string path)
+AtomicFile::AtomicFile(std::string path, size_t buffer_bytes)
     : path_(std::move(path)),
       tmp_(path_ + ".tmp"),
-      out_(std::make_unique<fmt::ostream>(fmt::output_file(tmp_, fmt::buffer_size = kBufferBytes))) {}
+      out_(std::make_unique<fmt::ostream>(fmt::output_file(tmp_, fmt::buffer_size = buffer_bytes))) {}
 
 AtomicFile::~AtomicFile() {
   if (!committed_) {

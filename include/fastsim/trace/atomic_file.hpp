@@ -3,6 +3,7 @@
 // leaves nothing that looks complete.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -10,9 +11,14 @@
 
 namespace fastsim::trace {
 
+/// Write buffer per file when `files` trace files are open at once: they share a 1 MB
+/// budget (1000 traced flows get 1 KB each, a handful of files 32 KB), within [512 B, 32 KB].
+size_t shared_buffer_size(size_t files);
+
 class AtomicFile {
  public:
-  explicit AtomicFile(std::string path);
+  static constexpr size_t kDefaultBuffer = 32 * 1024;
+  explicit AtomicFile(std::string path, size_t buffer_bytes = kDefaultBuffer);
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
   ~AtomicFile();
