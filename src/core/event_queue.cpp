@@ -24,8 +24,7 @@ void EventQueue::finish_pop() {
   heap_.pop_back();
   if (heap_.empty())
     return;
-  place(last, 0);
-  sift_down(0);
+  sift_down(0, last);
 }
 
 void EventQueue::schedule(Event& ev, Time t) {
@@ -34,21 +33,21 @@ void EventQueue::schedule(Event& ev, Time t) {
   if (firing_) {
     if (heap_.front().ev == &ev) {  // the firing event reschedules itself: re-key the root
       firing_ = false;
-      place(e, 0);
-      sift_down(0);
+      sift_down(0, e);
       return;
     }
     finish_pop();
   }
   if (ev.index_ == Event::kNotScheduled) {
     heap_.push_back(e);
-    sift_up(static_cast<uint32_t>(heap_.size() - 1));
+    sift_up(static_cast<uint32_t>(heap_.size() - 1), e);
   } else {
     // The new key may be earlier or later than the old one.
     const uint32_t i = ev.index_;
-    place(e, i);
-    sift_up(i);
-    sift_down(ev.index_);
+    if (i > 0 && before(e, heap_[(i - 1) / kArity]))
+      sift_up(i, e);
+    else
+      sift_down(i, e);
   }
 }
 
@@ -66,13 +65,13 @@ void EventQueue::remove_at(uint32_t i) {
   heap_.pop_back();
   if (i == heap_.size())
     return;
-  place(last, i);
-  sift_up(i);
-  sift_down(last.ev->index_);
+  if (i > 0 && before(last, heap_[(i - 1) / kArity]))
+    sift_up(i, last);
+  else
+    sift_down(i, last);
 }
 
-void EventQueue::sift_up(uint32_t i) {
-  const Entry e = heap_[i];
+void EventQueue::sift_up(uint32_t i, const Entry& e) {
   while (i > 0) {
     const uint32_t parent = (i - 1) / kArity;
     if (!before(e, heap_[parent]))
@@ -83,8 +82,7 @@ void EventQueue::sift_up(uint32_t i) {
   place(e, i);
 }
 
-void EventQueue::sift_down(uint32_t i) {
-  const Entry e = heap_[i];
+void EventQueue::sift_down(uint32_t i, const Entry& e) {
   const auto n = static_cast<uint32_t>(heap_.size());
   for (;;) {
     const uint32_t first = i * kArity + 1;

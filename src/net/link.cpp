@@ -15,7 +15,6 @@ namespace fastsim::net {
 namespace {
 constexpr uint64_t kInitialSlots = 4;   // grows by doubling; most access links stay small
 constexpr uint64_t kPrefetchSlots = 8;  // 256 bytes ahead: slots the admission reaches soon
-constexpr uint64_t kPacketAhead = 4;    // deliveries ahead whose packet is fetched
 constexpr uint64_t kRingAhead = 16;     // deliveries ahead whose slot is fetched (512 bytes)
 }  // namespace
 
@@ -301,12 +300,9 @@ void Link::on_delivery() {
   deliver_ = i;
   if (i < tail_) {
     sim_.schedule_at(delivery_event_, out(slot(i)));
-    // The next packets and the ring further on were last touched when they entered
-    // (possibly a long queue ago): fetch them while other events run. Software
-    // pipelined: the ring kRingAhead slots on, then the packets of slots whose ring
-    // line was fetched earlier.
+    // The next packet and the ring further on were last touched when they entered
+    // (possibly a long queue ago): fetch them while other events run.
     __builtin_prefetch(slot(i).pkt);
-    __builtin_prefetch(slot(i + kPacketAhead).pkt);
     __builtin_prefetch(&slot(i + kRingAhead));
   }
   sync();

@@ -56,8 +56,10 @@ class EventQueue {
     e.ev->index_ = i;
   }
   void finish_pop();
-  void sift_up(uint32_t i);
-  void sift_down(uint32_t i);
+  // Both move the hole at `i` until `e` fits there, then place `e`: the entry is passed
+  // in registers, never written and read back (a store-forwarding stall on 24-byte entries).
+  void sift_up(uint32_t i, const Entry& e);
+  void sift_down(uint32_t i, const Entry& e);
   void remove_at(uint32_t i);
 
   std::vector<Entry> heap_;
