@@ -609,7 +609,7 @@ void Experiment::interval_dynamics(const trace::IntervalPlan& plan, const std::v
 }
 
 void Experiment::write_outputs(const std::string& dir) const {
-  trace::write_file_atomically(dir + "/summary.json", summary_json().dump(2) + "\n");
+  trace::write_json_atomically(dir + "/summary.json", summary_json());
 }
 
 }  // namespace fastsim::run

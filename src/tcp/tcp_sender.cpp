@@ -10,7 +10,7 @@ namespace fastsim::tcp {
 
 namespace {
 constexpr uint64_t kNone = UINT64_MAX;
-constexpr size_t kInitialRing = 1024;
+constexpr size_t kInitialRing = 64;  // grows by doubling with the window (1 byte per segment)
 }  // namespace
 
 TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg,

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iomanip>
 #include <system_error>
 
 namespace fastsim::trace {
@@ -31,8 +33,24 @@ AtomicFile::~AtomicFile() {
 
 void AtomicFile::commit() {
   out_->close();
+  out_.reset();  // frees the write buffer before the summary is built
   std::filesystem::rename(tmp_, path_);
   committed_ = true;
+}
+
+void write_json_atomically(const std::string& path, const nlohmann::json& doc) {
+  const std::string tmp = path + ".tmp";
+  try {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out.exceptions(std::ios::failbit | std::ios::badbit);
+    out << std::setw(2) << doc << '\n';
+    out.close();
+    std::filesystem::rename(tmp, path);
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove(tmp, ec);
+    throw;
+  }
 }
 
 void write_file_atomically(const std::string& path, const std::string& text) {

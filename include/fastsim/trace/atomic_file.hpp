@@ -8,6 +8,7 @@
 #include <string>
 
 #include <fmt/os.h>
+#include <nlohmann/json.hpp>
 
 namespace fastsim::trace {
 
@@ -39,5 +40,8 @@ class AtomicFile {
 
 /// Writes `text` to `path` atomically.
 void write_file_atomically(const std::string& path, const std::string& text);
+/// Writes `doc` as JSON indented by 2 and a final newline (the bytes of dump(2) + "\n")
+/// to `path` atomically, streamed: no copy of the whole text is held in memory.
+void write_json_atomically(const std::string& path, const nlohmann::json& doc);
 
 }  // namespace fastsim::trace
