@@ -1,26 +1,106 @@
-// summary.json (specs/metrics.md "Outputs" and the contract): scenario echo,
-// run facts, per-flow, per-link and per-interval metrics. Null where a metric is
-// undefined (e.g. an interval without a full sample period).
+// summary.json (docs/outputs.md): scenario echo, run facts, per-flow, per-UDP-source,
+// per-link, per-interval and per-arrival-process results, and every completed flow of
+// the arrival processes. One to_json per result kind; null where a metric is undefined
+// (e.g. an interval without a full sample period). Links appear only when monitored.
 #include <nlohmann/json.hpp>
 
-#include "fastsim/run/experiment.hpp"
+#include "fastsim/run/results.hpp"
 
 namespace fastsim::run {
 
+using nlohmann::json;
+
 namespace {
 template <class T>
-nlohmann::json opt(const std::optional<T>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+json opt(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
 }
 }  // namespace
 
-nlohmann::json Experiment::summary_json() const {
-  using nlohmann::json;
-  const RunResult& r = result_;
+void to_json(json& j, const FlowResult& f) {
+  j = {{"id", f.id},
+       {"algorithm", f.algorithm},
+       {"start_s", f.start_s},
+       {"end_s", f.end_s},
+       {"completion_time_s", f.completion_s ? json(*f.completion_s - f.start_s) : json(nullptr)},
+       {"bytes_delivered", f.bytes_delivered},
+       {"goodput_bps", f.goodput_bps},
+       {"data_packets_sent", f.data_packets_sent},
+       {"data_packets_delivered", f.data_packets_delivered},
+       {"retransmits", f.retransmits},
+       {"timeouts", f.timeouts},
+       {"fast_recoveries", f.fast_recoveries},
+       {"drops", f.drops},
+       {"acks_sent", f.acks_sent},
+       {"mean_rtt_s", f.mean_rtt_s},
+       {"min_rtt_s", f.min_rtt_s},
+       {"base_rtt_s", f.min_rtt_s},
+       {"mean_cwnd_pkts", f.mean_cwnd_pkts}};
+}
+
+void to_json(json& j, const UdpResult& u) {
+  j = {{"id", u.id},
+       {"type", u.type},
+       {"rate_bps", u.rate_bps},
+       {"start_s", u.start_s},
+       {"stop_s", u.stop_s},
+       {"packets_sent", u.packets_sent},
+       {"packets_delivered", u.packets_delivered},
+       {"drops", u.drops}};
+}
+
+void to_json(json& j, const LinkResult& l) {
+  j = {{"id", l.id},
+       {"rate_bps", l.rate_bps},
+       {"utilization", l.utilization},
+       {"mean_queue_pkts", l.mean_queue_pkts},
+       {"max_queue_pkts", l.max_queue_pkts},
+       {"arrivals", l.arrivals},
+       {"drops", l.drops},
+       {"early_drops", l.early_drops},
+       {"random_losses", l.random_losses},
+       {"departures", l.departures}};
+}
+
+void to_json(json& j, const IntervalResult& i) {
+  json convergence = json::array();
+  for (const auto& c : i.flow_convergence_s)
+    convergence.push_back(opt(c));
+  j = {{"start_s", i.start_s},
+       {"end_s", i.end_s},
+       {"flows", i.flows},
+       {"periods", i.periods},
+       {"throughput_bps", opt(i.throughput_bps)},
+       {"flow_throughput_bps", i.flow_throughput_bps},
+       {"utilization", opt(i.utilization)},
+       {"jain", opt(i.jain)},
+       {"stability", opt(i.stability)},
+       {"responsiveness_periods", opt(i.responsiveness_periods)},
+       {"responsiveness_s", opt(i.responsiveness_s)},
+       {"mean_queue_pkts", opt(i.mean_queue_pkts)},
+       {"max_queue_pkts", opt(i.max_queue_pkts)},
+       {"newest_flow", opt(i.newest_flow)},
+       {"fairness_ratio", opt(i.fairness_ratio)},
+       {"flow_convergence_s", convergence},
+       {"convergence_s", opt(i.convergence_s)},
+       {"convergence_base_rtts", opt(i.convergence_base_rtts)}};
+}
+
+void to_json(json& j, const ArrivalResult& a) {
+  j = {{"id", a.id},
+       {"flows_per_s", a.flows_per_s},
+       {"started", a.started},
+       {"completed", a.completed},
+       {"active_at_end", a.active_at_end},
+       {"mean_fct_s", opt(a.mean_fct_s)},
+       {"mean_slowdown", opt(a.mean_slowdown)}};
+}
+
+json summary_json(const config::Scenario& scenario, const RunResult& r, std::string_view version) {
   json s;
-  s["fastsim_version"] = version_;
-  s["scenario"] = scenario_.resolved;
-  s["seed"] = scenario_.seed;
+  s["fastsim_version"] = version;
+  s["scenario"] = scenario.resolved;
+  s["seed"] = scenario.seed;
   s["sim_time_s"] = r.sim_time_s;
   s["wall_time_s"] = r.wall_time_s;
   s["events"] = r.events;
@@ -28,93 +108,22 @@ nlohmann::json Experiment::summary_json() const {
   s["peak_rss_mb"] = r.peak_rss_mb;
   s["events_per_data_packet"] =
       r.data_packets_delivered ? static_cast<double>(r.events) / static_cast<double>(r.data_packets_delivered) : 0.0;
-  s["bottleneck"] = scenario_.bottleneck;
-  s["flows"] = json::array();
-  for (const auto& f : r.flows) {
-    s["flows"].push_back({{"id", f.id},
-                          {"algorithm", f.algorithm},
-                          {"start_s", f.start_s},
-                          {"end_s", f.end_s},
-                          {"completion_time_s", f.completion_s ? json(*f.completion_s - f.start_s) : json(nullptr)},
-                          {"bytes_delivered", f.bytes_delivered},
-                          {"goodput_bps", f.goodput_bps},
-                          {"data_packets_sent", f.data_packets_sent},
-                          {"data_packets_delivered", f.data_packets_delivered},
-                          {"retransmits", f.retransmits},
-                          {"timeouts", f.timeouts},
-                          {"fast_recoveries", f.fast_recoveries},
-                          {"drops", f.drops},
-                          {"acks_sent", f.acks_sent},
-                          {"mean_rtt_s", f.mean_rtt_s},
-                          {"min_rtt_s", f.min_rtt_s},
-                          {"base_rtt_s", f.min_rtt_s},
-                          {"mean_cwnd_pkts", f.mean_cwnd_pkts}});
-  }
-  s["udp"] = json::array();
-  for (const auto& u : r.udp) {
-    s["udp"].push_back({{"id", u.id},
-                        {"type", u.type},
-                        {"rate_bps", u.rate_bps},
-                        {"start_s", u.start_s},
-                        {"stop_s", u.stop_s},
-                        {"packets_sent", u.packets_sent},
-                        {"packets_delivered", u.packets_delivered},
-                        {"drops", u.drops}});
-  }
+  s["bottleneck"] = scenario.bottleneck;
+  s["flows"] = r.flows;
+  s["udp"] = r.udp;
   s["links"] = json::array();
   for (const auto& l : r.links) {
-    if (!l.monitored)
-      continue;
-    s["links"].push_back({{"id", l.id},
-                          {"rate_bps", l.rate_bps},
-                          {"utilization", l.utilization},
-                          {"mean_queue_pkts", l.mean_queue_pkts},
-                          {"max_queue_pkts", l.max_queue_pkts},
-                          {"arrivals", l.arrivals},
-                          {"drops", l.drops},
-                          {"early_drops", l.early_drops},
-                          {"random_losses", l.random_losses},
-                          {"departures", l.departures}});
+    if (l.monitored)
+      s["links"].push_back(l);
   }
-  s["intervals"] = json::array();
-  for (const auto& i : r.intervals) {
-    json convergence = json::array();
-    for (const auto& c : i.flow_convergence_s)
-      convergence.push_back(opt(c));
-    s["intervals"].push_back({{"start_s", i.start_s},
-                              {"end_s", i.end_s},
-                              {"flows", i.flows},
-                              {"periods", i.periods},
-                              {"throughput_bps", opt(i.throughput_bps)},
-                              {"flow_throughput_bps", i.flow_throughput_bps},
-                              {"utilization", opt(i.utilization)},
-                              {"jain", opt(i.jain)},
-                              {"stability", opt(i.stability)},
-                              {"responsiveness_periods", opt(i.responsiveness_periods)},
-                              {"responsiveness_s", opt(i.responsiveness_s)},
-                              {"mean_queue_pkts", opt(i.mean_queue_pkts)},
-                              {"max_queue_pkts", opt(i.max_queue_pkts)},
-                              {"newest_flow", opt(i.newest_flow)},
-                              {"fairness_ratio", opt(i.fairness_ratio)},
-                              {"flow_convergence_s", convergence},
-                              {"convergence_s", opt(i.convergence_s)},
-                              {"convergence_base_rtts", opt(i.convergence_base_rtts)}});
-  }
-  s["arrivals"] = json::array();
+  s["intervals"] = r.intervals;
+  s["arrivals"] = r.arrivals;
   s["completed_flows"] = json::array();
-  for (size_t i = 0; i < r.arrivals.size(); ++i) {
-    const ArrivalResult& a = r.arrivals[i];
-    s["arrivals"].push_back({{"id", a.id},
-                             {"flows_per_s", a.flows_per_s},
-                             {"started", a.started},
-                             {"completed", a.completed},
-                             {"active_at_end", a.active_at_end},
-                             {"mean_fct_s", opt(a.mean_fct_s)},
-                             {"mean_slowdown", opt(a.mean_slowdown)}});
-    for (const CompletedFlow& c : arrivals_[i]->completed()) {
+  for (const ArrivalResult& a : r.arrivals) {
+    for (const traffic::CompletedFlow& c : a.completed_flows) {
       s["completed_flows"].push_back({{"id", c.id},
                                       {"arrival", a.id},
-                                      {"path", arrivals_[i]->spec().paths[c.path].id},
+                                      {"path", a.path_ids[c.path]},
                                       {"size", c.size_bytes},
                                       {"start", c.start_s},
                                       {"fct", c.fct_s},

@@ -1,11 +1,19 @@
 // What a run measured: per-flow, per-link and per-interval results, from which
-// summary.json is written and tests assert.
+// summary.json is written (summary_json) and tests assert. Computed from the components'
+// counters and the probes' samples by collect_results.hpp and interval_results.hpp.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "fastsim/config/scenario.hpp"
+#include "fastsim/traffic/completed_flow.hpp"
 
 namespace fastsim::run {
 
@@ -89,6 +97,10 @@ struct ArrivalResult {
   uint64_t active_at_end = 0;
   std::optional<double> mean_fct_s;
   std::optional<double> mean_slowdown;  ///< mean of fct / fair_fct
+  /// Every completed flow (a view of the process's record: valid while the run's
+  /// components live) and the ids of the process's paths.
+  std::span<const traffic::CompletedFlow> completed_flows;
+  std::vector<std::string> path_ids;
 };
 
 struct RunResult {
@@ -104,5 +116,8 @@ struct RunResult {
   std::vector<IntervalResult> intervals;
   std::vector<ArrivalResult> arrivals;
 };
+
+/// The summary.json document: `version`, the resolved scenario echo, run facts and every result.
+nlohmann::json summary_json(const config::Scenario& scenario, const RunResult& result, std::string_view version);
 
 }  // namespace fastsim::run

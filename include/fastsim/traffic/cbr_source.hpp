@@ -13,13 +13,13 @@
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/route.hpp"
 
-namespace fastsim::net {
+namespace fastsim::traffic {
 
 /// Counts and frees the packets that reach the end of a UDP route.
-class CountingSink final : public PacketSink {
+class CountingSink final : public net::PacketSink {
  public:
-  explicit CountingSink(PacketPool& pool) : pool_(pool) {}
-  void receive(Packet* p) override {
+  explicit CountingSink(net::PacketPool& pool) : pool_(pool) {}
+  void receive(net::Packet* p) override {
     ++packets_;
     bytes_ += p->size_bytes;
     pool_.release(p);
@@ -28,15 +28,15 @@ class CountingSink final : public PacketSink {
   [[nodiscard]] uint64_t bytes() const { return bytes_; }
 
  private:
-  PacketPool& pool_;
+  net::PacketPool& pool_;
   uint64_t packets_ = 0;
   uint64_t bytes_ = 0;
 };
 
 /// Puts a `bytes`-byte UDP packet numbered `seq`, stamped `now`, on the first link of
 /// `route` (what every UDP source sends).
-inline void send_udp_packet(PacketPool& pool, const Route* route, uint32_t bytes, uint64_t seq, Time now) {
-  Packet* p = pool.acquire();
+inline void send_udp_packet(net::PacketPool& pool, const net::Route* route, uint32_t bytes, uint64_t seq, Time now) {
+  net::Packet* p = pool.acquire();
   p->route = route;
   p->size_bytes = bytes;
   p->seq = seq;
@@ -46,13 +46,18 @@ inline void send_udp_packet(PacketPool& pool, const Route* route, uint32_t bytes
 
 class CbrSource final : public Event {
  public:
-  /// Sends `packet_bytes`-byte packets at `rate` over `route` during [start, stop).
-  CbrSource(Simulator& sim, PacketPool& pool, const Route* route, Rate rate, uint32_t packet_bytes, Time start,
-            Time stop)
+  /// Sends `packet_bytes`-byte packets at `rate` over `route` during [start, stop), once started.
+  CbrSource(Simulator& sim, net::PacketPool& pool, const net::Route* route, Rate rate, uint32_t packet_bytes,
+            Time start, Time stop)
       : sim_(sim), pool_(pool), route_(route), packet_bytes_(packet_bytes), start_(start), stop_(stop) {
     gap_ps_ = static_cast<double>(packet_bytes) * 8.0 / rate.to_double() * 1e12;
-    sim_.schedule_at(*this, start_);
   }
+  ~CbrSource() override {
+    if (scheduled())
+      sim_.cancel(*this);
+  }
+  /// Schedules the first packet (at `start`).
+  void start() { sim_.schedule_at(*this, start_); }
 
   void fire() override {
     send_udp_packet(pool_, route_, packet_bytes_, sent_++, sim_.now());
@@ -65,8 +70,8 @@ class CbrSource final : public Event {
 
  private:
   Simulator& sim_;
-  PacketPool& pool_;
-  const Route* route_;
+  net::PacketPool& pool_;
+  const net::Route* route_;
   uint32_t packet_bytes_;
   Time start_;
   Time stop_;
@@ -74,4 +79,4 @@ class CbrSource final : public Event {
   uint64_t sent_ = 0;
 };
 
-}  // namespace fastsim::net
+}  // namespace fastsim::traffic

@@ -21,43 +21,11 @@
 #include "fastsim/core/rng.hpp"
 #include "fastsim/core/simulator.hpp"
 #include "fastsim/net/link.hpp"
-#include "fastsim/run/tcp_connection.hpp"
+#include "fastsim/traffic/active_flow_clock.hpp"
+#include "fastsim/traffic/completed_flow.hpp"
+#include "fastsim/traffic/tcp_connection.hpp"
 
-namespace fastsim::run {
-
-/// The time integral of the number of flows crossing the bottleneck.
-class ActiveFlowClock {
- public:
-  explicit ActiveFlowClock(const Simulator& sim) : sim_(sim) {}
-  void change(int delta) {
-    advance();
-    active_ += delta;
-  }
-  /// Flow-seconds since the start of the run.
-  [[nodiscard]] double integral() {
-    advance();
-    return area_;
-  }
-
- private:
-  void advance() {
-    area_ += static_cast<double>(active_) * (sim_.now() - since_).to_seconds();
-    since_ = sim_.now();
-  }
-  const Simulator& sim_;
-  Time since_ = Time::zero();
-  int64_t active_ = 0;
-  double area_ = 0;
-};
-
-struct CompletedFlow {
-  std::string id;
-  size_t path = 0;
-  uint64_t size_bytes = 0;
-  double start_s = 0;
-  double fct_s = 0;
-  double fair_fct_s = 0;
-};
+namespace fastsim::traffic {
 
 /// The state of one active flow at a sample instant (arrivals/<id>-flows.csv).
 struct ActiveFlowSample {
@@ -84,6 +52,8 @@ class FlowArrivals final : public Event {
                std::vector<std::pair<std::vector<net::Link*>, std::vector<net::Link*>>> paths, double flows_per_s,
                Time stop, uint64_t seed, ActiveFlowClock& clock, const net::Link& bottleneck);
   ~FlowArrivals() override;
+  /// Schedules the first arrival (an exponential gap after the process's start).
+  void start();
 
   void fire() override;
 
@@ -129,4 +99,4 @@ class FlowArrivals final : public Event {
   ArrivalPeriod period_;
 };
 
-}  // namespace fastsim::run
+}  // namespace fastsim::traffic

@@ -1,6 +1,6 @@
 // One TCP connection's runtime pieces: its sender and receiver and the two source
 // routes between them (data, ACKs) with their loss counters. Shared by the scenario's
-// flows (experiment.hpp) and the flows of arrival processes (flow_arrivals.hpp).
+// flows (run/network.hpp) and the flows of arrival processes (flow_arrivals.hpp).
 #pragma once
 
 #include <cstdint>
@@ -13,7 +13,7 @@
 #include "fastsim/tcp/tcp_receiver.hpp"
 #include "fastsim/tcp/tcp_sender.hpp"
 
-namespace fastsim::run {
+namespace fastsim::traffic {
 
 struct TcpConnection {
   net::RouteCounters data_counters;
@@ -37,4 +37,4 @@ struct TcpConnection {
   }
 };
 
-}  // namespace fastsim::run
+}  // namespace fastsim::traffic

@@ -1,5 +1,5 @@
 // Poisson arrivals of finite flows (see flow_arrivals.hpp).
-#include "fastsim/run/flow_arrivals.hpp"
+#include "fastsim/traffic/flow_arrivals.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -10,7 +10,7 @@
 
 #include "fastsim/cc/registry.hpp"
 
-namespace fastsim::run {
+namespace fastsim::traffic {
 
 struct FlowArrivals::Flow : TcpConnection {
   CompletedFlow record;
@@ -52,10 +52,16 @@ FlowArrivals::FlowArrivals(Simulator& sim, net::PacketPool& pool, const config::
     data_routes_.push_back({std::move(data), nullptr, nullptr});
     ack_routes_.push_back({std::move(ack), nullptr, nullptr});
   }
-  schedule_next(Time::at(spec_.start));
 }
 
-FlowArrivals::~FlowArrivals() = default;
+FlowArrivals::~FlowArrivals() {
+  if (scheduled())
+    sim_.cancel(*this);
+}
+
+void FlowArrivals::start() {
+  schedule_next(Time::at(spec_.start));
+}
 
 std::vector<const net::Route*> FlowArrivals::path_routes() const {
   std::vector<const net::Route*> out;
@@ -159,4 +165,4 @@ ArrivalPeriod FlowArrivals::take_period() {
   return p;
 }
 
-}  // namespace fastsim::run
+}  // namespace fastsim::traffic

@@ -13,12 +13,12 @@
 #include "fastsim/core/rng.hpp"
 #include "fastsim/core/simulator.hpp"
 #include "fastsim/core/units.hpp"
-#include "fastsim/net/cbr_source.hpp"
 #include "fastsim/net/link.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/route.hpp"
+#include "fastsim/traffic/cbr_source.hpp"
 
-namespace fastsim::net {
+namespace fastsim::traffic {
 
 class ParetoOnOffSource final : public Event {
  public:
@@ -30,8 +30,8 @@ class ParetoOnOffSource final : public Event {
     Duration mean_off;
   };
 
-  ParetoOnOffSource(Simulator& sim, PacketPool& pool, const Route* route, const Params& p, Time start, Time stop,
-                    uint64_t seed, const std::string& id)
+  ParetoOnOffSource(Simulator& sim, net::PacketPool& pool, const net::Route* route, const Params& p, Time start,
+                    Time stop, uint64_t seed, const std::string& id)
       : sim_(sim),
         pool_(pool),
         route_(route),
@@ -39,9 +39,14 @@ class ParetoOnOffSource final : public Event {
         stop_(stop),
         rng_(seed, "udp/" + id),
         gap_(serialization_time(p.packet_bytes, p.peak)),
-        mean_burst_pkts_(p.mean_on.to_seconds() * p.peak.to_double() / (8.0 * p.packet_bytes)) {
-    sim_.schedule_at(*this, start);
+        mean_burst_pkts_(p.mean_on.to_seconds() * p.peak.to_double() / (8.0 * p.packet_bytes)),
+        start_(start) {}
+  ~ParetoOnOffSource() override {
+    if (scheduled())
+      sim_.cancel(*this);
   }
+  /// Schedules the first burst (at `start`).
+  void start() { sim_.schedule_at(*this, start_); }
 
   void fire() override {
     if (left_in_burst_ == 0) {  // a new burst (capped far beyond any run: the tail is unbounded)
@@ -63,15 +68,16 @@ class ParetoOnOffSource final : public Event {
 
  private:
   Simulator& sim_;
-  PacketPool& pool_;
-  const Route* route_;
+  net::PacketPool& pool_;
+  const net::Route* route_;
   Params p_;
   Time stop_;
   RandomStream rng_;
   Duration gap_;
   double mean_burst_pkts_;
+  Time start_;
   uint64_t left_in_burst_ = 0;
   uint64_t sent_ = 0;
 };
 
-}  // namespace fastsim::net
+}  // namespace fastsim::traffic

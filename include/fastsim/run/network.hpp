@@ -1,0 +1,85 @@
+// The builder: turns a typed Scenario into its components — links (net/), TCP flows
+// (traffic/tcp_connection.hpp: sender + receiver + routes), UDP sources and arrival
+// processes (traffic/) — and owns them for the run. Every route is known once it is built,
+// so single-fed links are chained here (net/link.hpp). Starting, stopping and completing
+// flows is the flow lifecycle's job (flow_lifecycle.hpp), watching them the sampler's.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fastsim/config/scenario.hpp"
+#include "fastsim/core/simulator.hpp"
+#include "fastsim/net/link.hpp"
+#include "fastsim/net/packet_pool.hpp"
+#include "fastsim/trace/flow_probe.hpp"
+#include "fastsim/traffic/active_flow_clock.hpp"
+#include "fastsim/traffic/cbr_source.hpp"
+#include "fastsim/traffic/flow_arrivals.hpp"
+#include "fastsim/traffic/pareto_on_off_source.hpp"
+#include "fastsim/traffic/tcp_connection.hpp"
+
+namespace fastsim::run {
+
+/// A scenario flow's runtime pieces.
+struct FlowRuntime : traffic::TcpConnection {
+  const config::FlowSpec* spec = nullptr;
+  bool crosses_bottleneck = false;
+  trace::FlowActivity activity;  ///< kept by the flow lifecycle
+};
+
+/// A UDP source's runtime pieces.
+struct UdpRuntime {
+  const config::UdpSpec* spec = nullptr;
+  net::RouteCounters counters;
+  net::Route route;
+  std::unique_ptr<traffic::CountingSink> sink;
+  std::unique_ptr<traffic::CbrSource> cbr;  ///< constant bit rate and bursts
+  std::unique_ptr<traffic::ParetoOnOffSource> pareto;
+  [[nodiscard]] uint64_t sent() const { return cbr ? cbr->sent() : pareto->sent(); }
+};
+
+class Network {
+ public:
+  /// Builds every component of `scenario` (which must outlive the network); nothing is
+  /// scheduled yet. Arrival processes report their flows to `clock`.
+  Network(const config::Scenario& scenario, Simulator& sim, net::PacketPool& pool, traffic::ActiveFlowClock& clock);
+  Network(const Network&) = delete;
+  Network& operator=(const Network&) = delete;
+  /// Schedules the first events of the UDP sources and arrival processes (scenario flows
+  /// are started by the flow lifecycle).
+  void start_sources();
+
+  [[nodiscard]] net::Link& link(const std::string& id) { return *links_.at(id); }
+  [[nodiscard]] const net::Link& link(const std::string& id) const { return *links_.at(id); }
+  /// Link ids in scenario order.
+  [[nodiscard]] const std::vector<std::string>& link_ids() const { return link_order_; }
+  [[nodiscard]] const net::Link& bottleneck() const { return link(scenario_.bottleneck); }
+  [[nodiscard]] std::vector<std::unique_ptr<FlowRuntime>>& flows() { return flows_; }
+  [[nodiscard]] const std::vector<std::unique_ptr<FlowRuntime>>& flows() const { return flows_; }
+  [[nodiscard]] std::vector<std::unique_ptr<UdpRuntime>>& udp() { return udp_; }
+  [[nodiscard]] const std::vector<std::unique_ptr<UdpRuntime>>& udp() const { return udp_; }
+  [[nodiscard]] std::vector<std::unique_ptr<traffic::FlowArrivals>>& arrivals() { return arrivals_; }
+  [[nodiscard]] const std::vector<std::unique_ptr<traffic::FlowArrivals>>& arrivals() const { return arrivals_; }
+  /// Packets of a route currently on any link (waiting, serializing or propagating).
+  [[nodiscard]] uint64_t packets_on_links(const net::Route& r) const;
+
+ private:
+  [[nodiscard]] std::vector<net::Link*> links_at(const std::vector<size_t>& indices) const;
+  void build_links(Simulator& sim, net::PacketPool& pool);
+  void build_flows(Simulator& sim, net::PacketPool& pool);
+  void build_udp_sources(Simulator& sim, net::PacketPool& pool);
+  void build_arrivals(Simulator& sim, net::PacketPool& pool, traffic::ActiveFlowClock& clock);
+  void chain_single_fed_links();
+
+  const config::Scenario& scenario_;
+  std::map<std::string, std::unique_ptr<net::Link>> links_;
+  std::vector<std::string> link_order_;
+  std::vector<std::unique_ptr<FlowRuntime>> flows_;
+  std::vector<std::unique_ptr<UdpRuntime>> udp_;
+  std::vector<std::unique_ptr<traffic::FlowArrivals>> arrivals_;
+};
+
+}  // namespace fastsim::run

@@ -1,0 +1,34 @@
+// The probe of one arrival process of finite flows: with outputs on, arrivals/<id>.csv
+// (running, started and completed flows per period, their mean completion time and
+// slowdown) and, with the process's "traces": true, arrivals/<id>-flows.csv (a row per
+// running flow per period) (docs/outputs.md).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fastsim/trace/atomic_file.hpp"
+#include "fastsim/trace/probe.hpp"
+#include "fastsim/traffic/flow_arrivals.hpp"
+
+namespace fastsim::trace {
+
+class ArrivalProbe final : public Probe {
+ public:
+  /// The process must outlive the probe. The probe takes the process's per-period counts.
+  explicit ArrivalProbe(traffic::FlowArrivals& arrivals);
+
+  [[nodiscard]] size_t files() const override { return arrivals_.spec().traces ? 2 : 1; }
+  void open(const std::string& out_dir, size_t buffer) override;
+  void sample(Time now, Duration tau) override;
+  void commit() override;
+
+ private:
+  traffic::FlowArrivals& arrivals_;
+  std::unique_ptr<AtomicFile> file_;
+  std::unique_ptr<AtomicFile> flows_file_;  // null unless "traces": true
+  std::vector<traffic::ActiveFlowSample> active_;
+};
+
+}  // namespace fastsim::trace

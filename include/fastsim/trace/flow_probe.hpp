@@ -1,0 +1,59 @@
+// The probe of one scenario flow: its goodput per sample period (for the interval
+// metrics) and, with outputs on, flows/<id>.csv — window, ssthresh, RTTs, goodput,
+// queueing delay, bytes acked, retransmissions, state and the algorithm's own columns
+// (docs/outputs.md). A row is written for every period that overlaps the flow's
+// activity: (start, end + tau].
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fastsim/tcp/tcp_receiver.hpp"
+#include "fastsim/tcp/tcp_sender.hpp"
+#include "fastsim/trace/atomic_file.hpp"
+#include "fastsim/trace/probe.hpp"
+
+namespace fastsim::trace {
+
+/// When a flow was active, kept by whoever starts and ends it (run/flow_lifecycle.hpp).
+struct FlowActivity {
+  Time start;                 ///< scheduled start
+  bool started = false;       ///< the start has happened
+  std::optional<Time> ended;  ///< stop or completion time, once it has happened
+};
+
+/// Bytes of application data delivered in order: segments x MSS, capped at a finite flow's size.
+uint64_t bytes_delivered(const tcp::TcpReceiver& receiver, uint32_t mss, std::optional<uint64_t> size_bytes);
+
+class FlowProbe final : public Probe {
+ public:
+  /// The sender, receiver and activity must outlive the probe.
+  FlowProbe(std::string id, const tcp::TcpSender& sender, const tcp::TcpReceiver& receiver, uint32_t mss,
+            std::optional<uint64_t> size_bytes, const FlowActivity& activity);
+
+  [[nodiscard]] size_t files() const override { return 1; }
+  void open(const std::string& out_dir, size_t buffer) override;
+  void sample(Time now, Duration tau) override;
+  void commit() override;
+
+  /// Goodput of every period so far, from the start of the run (zero before the flow starts).
+  [[nodiscard]] const std::vector<double>& goodput_samples_bps() const { return goodput_samples_bps_; }
+
+ private:
+  void write_row(Time now, double goodput_bps);
+
+  std::string id_;
+  const tcp::TcpSender& sender_;
+  const tcp::TcpReceiver& receiver_;
+  uint32_t mss_;
+  std::optional<uint64_t> size_bytes_;
+  const FlowActivity& activity_;
+  uint64_t delivered_at_last_sample_ = 0;
+  std::vector<double> goodput_samples_bps_;
+  std::unique_ptr<AtomicFile> file_;
+};
+
+}  // namespace fastsim::trace

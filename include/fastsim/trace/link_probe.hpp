@@ -1,0 +1,45 @@
+// The probe of one monitored link: its utilization, mean queue and largest queue per
+// sample period (for the interval metrics) and, with outputs on, links/<id>.csv — the
+// queue at the sample instant in packets and bytes, drops so far and the period's
+// utilization (docs/outputs.md).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fastsim/net/link.hpp"
+#include "fastsim/trace/atomic_file.hpp"
+#include "fastsim/trace/probe.hpp"
+
+namespace fastsim::trace {
+
+/// Per-period figures of a link, one entry per sample period.
+struct LinkSamples {
+  std::vector<double> utilization;
+  std::vector<double> mean_queue_pkts;
+  std::vector<double> max_queue_pkts;
+};
+
+class LinkProbe final : public Probe {
+ public:
+  /// The link must outlive the probe. The probe takes the link's per-period maximum queue.
+  explicit LinkProbe(net::Link& link);
+
+  [[nodiscard]] size_t files() const override { return 1; }
+  void open(const std::string& out_dir, size_t buffer) override;
+  void sample(Time now, Duration tau) override;
+  void commit() override;
+
+  [[nodiscard]] const net::Link& link() const { return link_; }
+  [[nodiscard]] const LinkSamples& samples() const { return samples_; }
+
+ private:
+  net::Link& link_;
+  Duration last_busy_;
+  double last_area_ = 0;
+  LinkSamples samples_;
+  std::unique_ptr<AtomicFile> file_;
+};
+
+}  // namespace fastsim::trace

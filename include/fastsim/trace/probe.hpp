@@ -1,0 +1,29 @@
+// A probe watches one monitored object (a flow, a link, an arrival process) for the
+// sampler (sampler.hpp): at every sample instant it records the object's figures for the
+// period that just ended and, when the run writes outputs, appends a row to its own CSV.
+// Probes read their object through its public read-only view (counters, window, RTT
+// estimator); the object does not know it is watched.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "fastsim/core/time.hpp"
+
+namespace fastsim::trace {
+
+class Probe {
+ public:
+  virtual ~Probe() = default;
+  /// Trace files this probe writes when outputs are on.
+  [[nodiscard]] virtual size_t files() const = 0;
+  /// Creates the trace files under `out_dir` (whose subfolders exist) with `buffer` bytes
+  /// of write buffer each, and writes their header rows. Not called when no outputs are written.
+  virtual void open(const std::string& out_dir, size_t buffer) = 0;
+  /// Records the period (now - tau, now] that just ended.
+  virtual void sample(Time now, Duration tau) = 0;
+  /// Renames the trace files into place (the run finished).
+  virtual void commit() = 0;
+};
+
+}  // namespace fastsim::trace

@@ -1,0 +1,132 @@
+// Results from counters and probe samples (see collect_results.hpp).
+#include "fastsim/run/collect_results.hpp"
+
+#include "fastsim/run/interval_results.hpp"
+
+namespace fastsim::run {
+
+FlowResult flow_result(const FlowRuntime& f, const trace::FlowProbe& probe, double run_end_s) {
+  FlowResult fr;
+  fr.id = f.spec->id;
+  fr.algorithm = f.spec->algorithm;
+  fr.start_s = f.spec->start.to_seconds();
+  fr.end_s = f.activity.ended ? f.activity.ended->to_seconds() : run_end_s;
+  if (f.sender->complete())
+    fr.completion_s = f.sender->completion_time().to_seconds();
+  fr.bytes_delivered = trace::bytes_delivered(*f.receiver, f.spec->tcp.mss, f.spec->size_bytes);
+  const double active = fr.end_s - fr.start_s;
+  fr.goodput_bps = active > 0 ? static_cast<double>(fr.bytes_delivered) * 8.0 / active : 0.0;
+  const auto& sc = f.sender->counters();
+  const auto& rc = f.receiver->counters();
+  fr.data_packets_sent = sc.data_sent;
+  fr.data_packets_delivered = rc.segments_delivered;
+  fr.retransmits = sc.retransmits;
+  fr.timeouts = sc.timeouts;
+  fr.fast_recoveries = sc.fast_recoveries;
+  fr.drops = f.data_counters.queue_drops + f.data_counters.random_losses;
+  fr.acks_sent = rc.acks_sent;
+  fr.mean_rtt_s = f.sender->rtt().mean_seconds();
+  const auto& min_rtt = f.sender->rtt().view().min_rtt;
+  fr.min_rtt_s = min_rtt ? min_rtt->to_seconds() : 0.0;
+  const auto wi = f.sender->window_integral();
+  fr.mean_cwnd_pkts = wi.seconds > 0 ? wi.cwnd_pkt_seconds / wi.seconds : 0.0;
+  fr.goodput_samples_bps = probe.goodput_samples_bps();
+  return fr;
+}
+
+UdpResult udp_result(const UdpRuntime& u, double run_end_s) {
+  UdpResult ur;
+  ur.id = u.spec->path.id;
+  switch (u.spec->type) {
+    case config::UdpSpec::Type::kCbr:
+      ur.type = "cbr";
+      break;
+    case config::UdpSpec::Type::kBurst:
+      ur.type = "burst";
+      break;
+    case config::UdpSpec::Type::kParetoOnOff:
+      ur.type = "pareto";
+      break;
+  }
+  ur.rate_bps = u.spec->rate.bps > 0 ? u.spec->rate.to_double() : u.route.links.front()->config().rate.to_double();
+  ur.start_s = u.spec->start.to_seconds();
+  ur.stop_s = u.spec->stop ? u.spec->stop->to_seconds() : run_end_s;
+  ur.packets_sent = u.sent();
+  ur.packets_delivered = u.sink->packets();
+  ur.drops = u.counters.queue_drops + u.counters.random_losses;
+  return ur;
+}
+
+ArrivalResult arrival_result(const traffic::FlowArrivals& a) {
+  ArrivalResult ar;
+  ar.id = a.spec().id;
+  ar.flows_per_s = a.flows_per_s();
+  ar.started = a.started();
+  ar.completed = a.completed().size();
+  ar.active_at_end = a.active();
+  if (!a.completed().empty()) {
+    double fct = 0, slowdown = 0;
+    for (const auto& c : a.completed()) {
+      fct += c.fct_s;
+      slowdown += c.fct_s / c.fair_fct_s;
+    }
+    ar.mean_fct_s = fct / static_cast<double>(ar.completed);
+    ar.mean_slowdown = slowdown / static_cast<double>(ar.completed);
+  }
+  ar.completed_flows = a.completed();
+  for (const auto& p : a.spec().paths)
+    ar.path_ids.push_back(p.id);
+  return ar;
+}
+
+LinkResult link_result(net::Link& link, const trace::LinkProbe* probe, double run_end_s) {
+  const auto& c = link.counters();
+  LinkResult lr;
+  if (probe != nullptr) {
+    lr.monitored = true;
+    lr.utilization_samples = probe->samples().utilization;
+    lr.queue_samples = probe->samples().mean_queue_pkts;
+    lr.max_queue_samples = probe->samples().max_queue_pkts;
+  }
+  lr.id = link.config().id;
+  lr.rate_bps = link.config().rate.to_double();
+  lr.utilization = run_end_s > 0 ? c.busy.to_seconds() / run_end_s : 0.0;
+  lr.mean_queue_pkts = run_end_s > 0 ? c.queue_area / run_end_s : 0.0;
+  lr.max_queue_pkts = c.max_queue_pkts;
+  lr.arrivals = c.arrivals;
+  lr.drops = c.drops;
+  lr.early_drops = c.early_drops;
+  lr.random_losses = c.random_losses;
+  lr.departures = c.departures;
+  return lr;
+}
+
+RunResult collect_results(const config::Scenario& scenario, Network& network, const RunProbes& probes,
+                          const std::vector<double>& sample_times_s, const RunFacts& facts) {
+  RunResult r;
+  r.sim_time_s = facts.sim_time_s;
+  r.wall_time_s = facts.wall_time_s;
+  r.events = facts.events;
+  r.peak_rss_mb = facts.peak_rss_mb;
+  r.sample_times_s = sample_times_s;
+  const double end = facts.sim_time_s;
+  for (size_t i = 0; i < network.flows().size(); ++i) {
+    const FlowRuntime& f = *network.flows()[i];
+    r.flows.push_back(flow_result(f, *probes.flows[i], end));
+    r.data_packets_delivered += f.receiver->counters().segments_delivered;
+  }
+  for (const auto& u : network.udp())
+    r.udp.push_back(udp_result(*u, end));
+  for (const auto& a : network.arrivals()) {
+    r.arrivals.push_back(arrival_result(*a));
+    r.data_packets_delivered += a->delivered_packets();
+  }
+  for (const auto& id : network.link_ids()) {
+    const auto it = probes.links.find(id);
+    r.links.push_back(link_result(network.link(id), it == probes.links.end() ? nullptr : it->second, end));
+  }
+  r.intervals = interval_results(r, scenario);
+  return r;
+}
+
+}  // namespace fastsim::run

@@ -1,0 +1,35 @@
+// Per-period link figures and the per-link trace (see link_probe.hpp).
+#include "fastsim/trace/link_probe.hpp"
+
+#include <fmt/format.h>
+
+namespace fastsim::trace {
+
+LinkProbe::LinkProbe(net::Link& link) : link_(link) {}
+
+void LinkProbe::open(const std::string& out_dir, size_t buffer) {
+  file_ = std::make_unique<AtomicFile>(fmt::format("{}/links/{}.csv", out_dir, link_.config().id), buffer);
+  file_->print("time_s,queue_pkts,queue_bytes,drops,utilization\n");
+}
+
+void LinkProbe::sample(Time now, Duration tau) {
+  const auto& c = link_.counters();
+  const double util = (c.busy - last_busy_).to_seconds() / tau.to_seconds();
+  const double queue = (c.queue_area - last_area_) / tau.to_seconds();
+  last_busy_ = c.busy;
+  last_area_ = c.queue_area;
+  samples_.utilization.push_back(util);
+  samples_.mean_queue_pkts.push_back(queue);
+  samples_.max_queue_pkts.push_back(static_cast<double>(link_.take_period_max_queue()));
+  if (file_) {
+    file_->print("{:.6f},{},{},{},{:.6g}\n", now.to_seconds(), link_.queue_packets(), link_.queue_bytes(),
+                 c.drops + c.random_losses, util);
+  }
+}
+
+void LinkProbe::commit() {
+  if (file_)
+    file_->commit();
+}
+
+}  // namespace fastsim::trace

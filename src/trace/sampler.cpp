@@ -1,0 +1,36 @@
+// The sampler's event and the probes' shared buffer budget (see sampler.hpp).
+#include "fastsim/trace/sampler.hpp"
+
+#include "fastsim/trace/atomic_file.hpp"
+
+namespace fastsim::trace {
+
+Sampler::~Sampler() {
+  if (scheduled())
+    sim_.cancel(*this);
+}
+
+void Sampler::open(const std::string& out_dir) {
+  size_t files = 0;
+  for (const auto& p : probes_)
+    files += p->files();
+  const size_t buffer = shared_buffer_size(files);
+  for (auto& p : probes_)
+    p->open(out_dir, buffer);
+}
+
+void Sampler::fire() {
+  sample_times_s_.push_back(sim_.now().to_seconds());
+  for (auto& p : probes_)
+    p->sample(sim_.now(), interval_);
+  const Time next = sim_.now() + interval_;
+  if (next <= end_)
+    sim_.schedule_at(*this, next);
+}
+
+void Sampler::commit() {
+  for (auto& p : probes_)
+    p->commit();
+}
+
+}  // namespace fastsim::trace
