@@ -1,4 +1,4 @@
-// Metric computations (see metrics.hpp and specs/metrics.md).
+// Metric computations (see metrics.hpp and docs/metrics.md).
 #include "fastsim/trace/metrics.hpp"
 
 #include <algorithm>

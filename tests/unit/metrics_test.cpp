@@ -1,4 +1,4 @@
-// Metric definitions of specs/metrics.md on hand-computed examples.
+// Metric definitions of docs/metrics.md on hand-computed examples.
 #include <catch2/catch.hpp>
 
 #include "fastsim/trace/metrics.hpp"

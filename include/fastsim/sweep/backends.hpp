@@ -5,7 +5,7 @@
 //   progress on stderr.
 // - SLURM: job-array batch scripts (runs packed K per task, arrays split at the
 //   cluster's MaxArraySize), submitted with sbatch and followed by polling squeue;
-//   each task runs `fastsim sweep-task`. Facts about SLURM: specs/slurm-notes.md.
+//   each task runs `fastsim sweep-task`. Facts about SLURM: docs/sweeps.md, "SLURM notes".
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// Metric definitions of specs/metrics.md as pure functions over per-period goodput
+// Metric definitions of docs/metrics.md as pure functions over per-period goodput
 // samples: Jain's fairness index, stability, responsiveness, and the splitting of a
 // run into equilibrium intervals (maximal spans with a fixed set of active flows).
 #pragma once
