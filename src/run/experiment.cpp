@@ -22,11 +22,11 @@ namespace {
 
 const char* state_name(cc::CaState s) {
   switch (s) {
-    case cc::CaState::Open:
+    case cc::CaState::kOpen:
       return "open";
-    case cc::CaState::Recovery:
+    case cc::CaState::kRecovery:
       return "recovery";
-    case cc::CaState::Loss:
+    case cc::CaState::kLoss:
       return "loss";
   }
   return "?";
@@ -64,8 +64,8 @@ class Experiment::Sampler final : public Event {
       auto file = std::make_unique<trace::AtomicFile>(fmt::format("{}/flows/{}.csv", out_dir, f->spec->id), buffer);
       file->print(
           "time_s,cwnd_pkts,ssthresh_pkts,srtt_s,base_rtt_s,goodput_bps,qdelay_s,bytes_acked,retransmits,state");
-      for (const auto& c : f->sender->algorithm().trace_columns())
-        file->print(",{}", c);
+      for (const cc::TraceColumn& c : f->sender->algorithm().trace_columns())
+        file->print(",{}", c.name);
       file->print("\n");
       flow_files_.push_back(std::move(file));
     }
@@ -118,7 +118,7 @@ class Experiment::Sampler final : public Event {
       const double base = rtt.min_rtt ? rtt.min_rtt->to_seconds() : 0.0;
       trace::AtomicFile& out = *flow_files_[i];
       out.print("{:.6f},{:.6g},", t, w.cwnd_pkts);
-      if (w.ssthresh_pkts >= 1e17) {
+      if (cc::is_infinite_ssthresh(w.ssthresh_pkts)) {
         out.print("inf,");
       } else {
         out.print("{:.6g},", w.ssthresh_pkts);
@@ -126,10 +126,8 @@ class Experiment::Sampler final : public Event {
       out.print("{:.9f},{:.9f},{:.6g},{:.9f},{},{},{}", srtt, base, goodput, srtt > 0 ? srtt - base : 0.0,
                 f.sender->counters().segments_acked * f.spec->tcp.mss, f.sender->counters().retransmits,
                 f.ended ? "done" : state_name(f.sender->state()));
-      values_.clear();
-      f.sender->algorithm().snapshot(values_);
-      for (double v : values_)
-        out.print(",{:.6g}", v);
+      for (const cc::TraceColumn& c : f.sender->algorithm().trace_columns())
+        out.print(",{:.6g}", c.value(f.sender->algorithm()));
       out.print("\n");
     }
     for (auto& [id, link] : monitored_) {
@@ -199,7 +197,6 @@ class Experiment::Sampler final : public Event {
   std::vector<ActiveFlowSample> active_;
   std::map<std::string, Duration> last_busy_;
   std::map<std::string, double> last_area_;
-  std::vector<double> values_;
   std::vector<std::pair<std::string, net::Link*>> monitored_;
 };
 
