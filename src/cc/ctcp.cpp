@@ -28,7 +28,7 @@ Compound::Compound(const ParamValues& p)
 void Compound::update_dwnd(const FlowView& flow, const Window& w) {
   const double window = round_window_;
   round_window_ = w.cwnd_pkts;
-  if (flow.state != CaState::Open) {
+  if (flow.state != CaState::kOpen) {
     skip_round_ = true;  // the round after recovery straddles it
     return;
   }
@@ -77,7 +77,7 @@ LossResponse Compound::on_loss(const FlowView& /*flow*/, const Window& w) {
   const double window = w.cwnd_pkts;
   const double wnd = std::max(window - std::min(dwnd_, window), 0.0);
   dwnd_ = std::max(window * (1.0 - beta_) - wnd / 2.0, 0.0);
-  const double total = std::max(wnd / 2.0 + dwnd_, 2.0);
+  const double total = at_least_min_window(wnd / 2.0 + dwnd_);
   dwnd_ = std::min(dwnd_, total);
   wnd_ = total - dwnd_;
   skip_round_ = true;
@@ -85,16 +85,19 @@ LossResponse Compound::on_loss(const FlowView& /*flow*/, const Window& w) {
 }
 
 LossResponse Compound::on_timeout(const FlowView& flow, const Window& w) {
-  const double ssthresh = on_loss(flow, w).ssthresh_pkts;
+  const LossResponse r = timeout_from_loss(flow, w);
   dwnd_ = 0;
   wnd_ = 1;
-  return {ssthresh, 1.0};
+  return r;
 }
 
-void Compound::snapshot(std::vector<double>& values) const {
-  values.push_back(wnd_);
-  values.push_back(dwnd_);
-  values.push_back(diff_);
+std::span<const TraceColumn> Compound::trace_columns() const {
+  static constexpr TraceColumn kColumns[] = {
+      {"ct_wnd", [](const CongestionControl& cc) { return static_cast<const Compound&>(cc).wnd_; }},
+      {"ct_dwnd", [](const CongestionControl& cc) { return static_cast<const Compound&>(cc).dwnd_; }},
+      {"ct_diff", [](const CongestionControl& cc) { return static_cast<const Compound&>(cc).diff_; }},
+  };
+  return kColumns;
 }
 
 }  // namespace fastsim::cc

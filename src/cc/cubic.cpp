@@ -66,19 +66,22 @@ LossResponse Cubic::on_loss(const FlowView& /*flow*/, const Window& w) {
   epoch_start_.reset();
   const double cwnd = w.cwnd_pkts;
   w_last_max_ = (fast_convergence_ && cwnd < w_last_max_) ? cwnd * (1.0 + beta_) / 2.0 : cwnd;
-  const double ssthresh = std::max(cwnd * beta_, 2.0);
+  const double ssthresh = at_least_min_window(cwnd * beta_);
   return {ssthresh, ssthresh};
 }
 
 LossResponse Cubic::on_timeout(const FlowView& flow, const Window& w) {
-  const double ssthresh = on_loss(flow, w).ssthresh_pkts;
+  const LossResponse r = timeout_from_loss(flow, w);
   w_last_max_ = 0;
-  return {ssthresh, 1.0};
+  return r;
 }
 
-void Cubic::snapshot(std::vector<double>& values) const {
-  values.push_back(w_max_);
-  values.push_back(k_);
+std::span<const TraceColumn> Cubic::trace_columns() const {
+  static constexpr TraceColumn kColumns[] = {
+      {"cu_wmax", [](const CongestionControl& cc) { return static_cast<const Cubic&>(cc).w_max_; }},
+      {"cu_k_s", [](const CongestionControl& cc) { return static_cast<const Cubic&>(cc).k_; }},
+  };
+  return kColumns;
 }
 
 }  // namespace fastsim::cc

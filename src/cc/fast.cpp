@@ -3,15 +3,26 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "fastsim/cc/reno.hpp"
 
 namespace fastsim::cc {
 
 namespace {
-constexpr double kMinWindow = 2;
 constexpr double kPacingGainCa = 1.2;  // Linux tcp_pacing_ca_ratio
 constexpr double kPacingGainSs = 2.0;  // Linux tcp_pacing_ss_ratio
+
+Fast::Correction correction_from(const std::string& name) {
+  if (name == "rodriguez")
+    return Fast::Correction::kRodriguez;
+  if (name == "rate_reduction")
+    return Fast::Correction::kRateReduction;
+  if (name == "none")
+    return Fast::Correction::kNone;
+  throw std::invalid_argument("unknown base_rtt_correction \"" + name + "\"");
+}
 }  // namespace
 
 std::vector<ParamSpec> Fast::param_specs() {
@@ -51,9 +62,9 @@ Fast::Fast(const ParamValues& p)
       mi_a_(p.get("mi_a")),
       mi_qdelay_s_(p.get("mi_qdelay")),
       min_loss_window_(p.get("min_loss_window")),
-      slow_start_(p.get("slow_start") == 0),
-      pacing_(p.get("pacing") == 1),
-      correction_(static_cast<Correction>(static_cast<int>(p.get("base_rtt_correction")))),
+      slow_start_(p.choice("slow_start") == "on"),
+      pacing_(p.choice("pacing") == "on"),
+      correction_(correction_from(p.choice("base_rtt_correction"))),
       theta_(p.get("theta")),
       t_eps_param_s_(p.get("t_eps")),
       stable_updates_(p.get("stable_updates")),
@@ -72,7 +83,7 @@ double Fast::target(double w, double base_s, double avg_s) const {
   const double qdelay = std::max(avg_s - base_s, 0.0);
   const double a = mi_a_ > 0 && qdelay <= mi_qdelay_s_ ? mi_a_ * w : alpha_;
   const double t = std::min(2 * w, (1 - gamma_) * w + gamma_ * (base_s / avg_s * w + a));
-  return std::max(t, kMinWindow);
+  return at_least_min_window(t);
 }
 
 void Fast::estimate(const Window& w, Duration sample) {
@@ -83,7 +94,7 @@ void Fast::estimate(const Window& w, Duration sample) {
     const double eta = std::min(3.0 / w.cwnd_pkts, eta_cap_);
     avg_rtt_s_ = (1 - eta) * avg_rtt_s_ + eta * s;
   }
-  if (phase_ == Phase::Perturb || phase_ == Phase::Measure)
+  if (phase_ == Phase::kPerturb || phase_ == Phase::kMeasure)
     r_extreme_s_ = theta_ < 0 ? std::max(r_extreme_s_, s) : std::min(r_extreme_s_, s);
 }
 
@@ -112,7 +123,7 @@ void Fast::begin_update(const FlowView& flow, Window& w) {
     return;
   target_ = target(w.cwnd_pkts, base, avg_rtt_s_);
   step_per_pkt_ = (target_ - w.cwnd_pkts) / w.cwnd_pkts;
-  if (phase_ != Phase::WaitStable)
+  if (phase_ != Phase::kWaitStable)
     return;
   stable_ = std::abs(target_ - w.cwnd_pkts) <= stable_tolerance_ * w.cwnd_pkts ? stable_ + 1 : 0;
   if (stable_ >= stable_updates_)
@@ -127,14 +138,14 @@ void Fast::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
   }
   if (ack.rtt_sample)
     estimate(w, *ack.rtt_sample);
-  if (flow.state == CaState::Loss) {  // after a timeout: slow start back to ssthresh, as Reno
+  if (flow.state == CaState::kLoss) {  // after a timeout: slow start back to ssthresh, as Reno
     if (flow.cwnd_limited && w.cwnd_pkts < w.ssthresh_pkts)
       slow_start(w, ack.newly_acked);
     return;
   }
-  if (flow.state != CaState::Open)
+  if (flow.state != CaState::kOpen)
     return;  // no delay reaction until recovery ends
-  if (phase_ == Phase::Perturb || phase_ == Phase::Measure || phase_ == Phase::Throttle) {
+  if (phase_ == Phase::kPerturb || phase_ == Phase::kMeasure || phase_ == Phase::kThrottle) {
     update_pacing(w);
     return;  // the window is held
   }
@@ -170,23 +181,23 @@ void Fast::on_timer(const FlowView& flow, Window& w) {
   const Time now = flow.now;
   if (phase_deadline_ <= now) {
     phase_deadline_ = Time::never();
-    if (phase_ == Phase::Perturb) {
+    if (phase_ == Phase::kPerturb) {
       w.cwnd_pkts = w_star_;
-      phase_ = Phase::Measure;
+      phase_ = Phase::kMeasure;
       phase_deadline_ = now + Duration::seconds(r_star_s_);
-    } else if (phase_ == Phase::Measure) {
+    } else if (phase_ == Phase::kMeasure) {
       finish_measurement(flow, w);
-    } else if (phase_ == Phase::Throttle) {
+    } else if (phase_ == Phase::kThrottle) {
       w.cwnd_pkts = std::max(w_star_, w.cwnd_pkts);
-      phase_ = Phase::Control;
+      phase_ = Phase::kControl;
       remedy_done_ = true;
       update_round_ = false;
     }
   }
   if (next_update_ <= now) {
     next_update_ = now + Duration::seconds(update_interval_s_);
-    const bool controlling = phase_ == Phase::Control || phase_ == Phase::WaitStable;
-    if (flow.state == CaState::Open && controlling && w.cwnd_pkts >= w.ssthresh_pkts) {
+    const bool controlling = phase_ == Phase::kControl || phase_ == Phase::kWaitStable;
+    if (flow.state == CaState::kOpen && controlling && w.cwnd_pkts >= w.ssthresh_pkts) {
       if (step_per_pkt_ != 0)
         w.cwnd_pkts = target_;
       w.ssthresh_pkts = std::min(w.ssthresh_pkts, w.cwnd_pkts);
@@ -204,13 +215,13 @@ void Fast::end_slow_start(const FlowView& flow, Window& w) {
   step_per_pkt_ = 0;
   if (remedy_done_)
     return;
-  if (correction_ == Correction::Rodriguez) {
-    phase_ = Phase::WaitStable;
+  if (correction_ == Correction::kRodriguez) {
+    phase_ = Phase::kWaitStable;
     stable_ = 0;
-  } else if (correction_ == Correction::RateReduction) {
+  } else if (correction_ == Correction::kRateReduction) {
     w_star_ = w.cwnd_pkts;
-    w.cwnd_pkts = std::max(w.cwnd_pkts / rr_factor_, kMinWindow);
-    phase_ = Phase::Throttle;
+    w.cwnd_pkts = at_least_min_window(w.cwnd_pkts / rr_factor_);
+    phase_ = Phase::kThrottle;
     phase_deadline_ = flow.now + Duration::seconds(rr_rtts_ * avg_rtt_s_);
     arm();
   }
@@ -221,15 +232,15 @@ void Fast::begin_perturbation(const FlowView& flow, Window& w) {
   r_star_s_ = avg_rtt_s_;
   r_extreme_s_ = r_star_s_;
   t_eps_s_ = t_eps_param_s_ > 0 ? t_eps_param_s_ : r_star_s_;
-  w.cwnd_pkts = std::max((1 - theta_) * w_star_, kMinWindow);
+  w.cwnd_pkts = at_least_min_window((1 - theta_) * w_star_);
   step_per_pkt_ = 0;
-  phase_ = Phase::Perturb;
+  phase_ = Phase::kPerturb;
   phase_deadline_ = flow.now + Duration::seconds(t_eps_s_);
   arm();
 }
 
 void Fast::finish_measurement(const FlowView& flow, Window& w) {
-  phase_ = Phase::Control;
+  phase_ = Phase::kControl;
   remedy_done_ = true;
   update_round_ = false;
   step_per_pkt_ = 0;
@@ -245,16 +256,16 @@ void Fast::finish_measurement(const FlowView& flow, Window& w) {
   base_override_s_ = corrected;
   if (control_ != nullptr)
     control_->set_base_rtt(Duration::seconds(corrected));
-  w.cwnd_pkts = std::max(alpha_ + corrected * c_hat_ / (n_hat_ + 1), kMinWindow);
+  w.cwnd_pkts = at_least_min_window(alpha_ + corrected * c_hat_ / (n_hat_ + 1));
   w.ssthresh_pkts = std::min(w.ssthresh_pkts, w.cwnd_pkts);
 }
 
 void Fast::abandon_remedy() {
-  if (phase_ == Phase::Perturb || phase_ == Phase::Measure) {
-    phase_ = Phase::WaitStable;  // measure again once stable
+  if (phase_ == Phase::kPerturb || phase_ == Phase::kMeasure) {
+    phase_ = Phase::kWaitStable;  // measure again once stable
     stable_ = 0;
-  } else if (phase_ == Phase::Throttle) {
-    phase_ = Phase::Control;
+  } else if (phase_ == Phase::kThrottle) {
+    phase_ = Phase::kControl;
     remedy_done_ = true;
   }
   phase_deadline_ = Time::never();
@@ -267,7 +278,7 @@ LossResponse Fast::on_loss(const FlowView& /*flow*/, const Window& w) {
   double cut = w.cwnd_pkts / 2;
   if (w.cwnd_pkts > min_loss_window_)
     cut = std::max(cut, min_loss_window_);
-  cut = std::max(cut, kMinWindow);
+  cut = at_least_min_window(cut);
   return {cut, cut};
 }
 
@@ -281,16 +292,16 @@ void Fast::on_recovery_exit(const FlowView& /*flow*/, Window& /*w*/) {
   step_per_pkt_ = 0;
 }
 
-std::vector<std::string> Fast::trace_columns() const {
-  return {"fast_avg_rtt_s", "fast_target_pkts", "fast_phase", "fast_n_hat", "fast_c_hat_pps"};
-}
-
-void Fast::snapshot(std::vector<double>& values) const {
-  values.push_back(avg_rtt_s_);
-  values.push_back(target_);
-  values.push_back(static_cast<double>(phase_));
-  values.push_back(n_hat_);
-  values.push_back(c_hat_);
+std::span<const TraceColumn> Fast::trace_columns() const {
+  static constexpr TraceColumn kColumns[] = {
+      {"fast_avg_rtt_s", [](const CongestionControl& cc) { return static_cast<const Fast&>(cc).avg_rtt_s_; }},
+      {"fast_target_pkts", [](const CongestionControl& cc) { return static_cast<const Fast&>(cc).target_; }},
+      {"fast_phase",
+       [](const CongestionControl& cc) { return static_cast<double>(static_cast<const Fast&>(cc).phase_); }},
+      {"fast_n_hat", [](const CongestionControl& cc) { return static_cast<const Fast&>(cc).n_hat_; }},
+      {"fast_c_hat_pps", [](const CongestionControl& cc) { return static_cast<const Fast&>(cc).c_hat_; }},
+  };
+  return kColumns;
 }
 
 }  // namespace fastsim::cc

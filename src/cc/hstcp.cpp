@@ -66,17 +66,20 @@ void HighSpeed::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
 }
 
 LossResponse HighSpeed::on_loss(const FlowView& /*flow*/, const Window& w) {
-  const double ssthresh = std::max(w.cwnd_pkts * (1.0 - decrease(w.cwnd_pkts)), 2.0);
+  const double ssthresh = at_least_min_window(w.cwnd_pkts * (1.0 - decrease(w.cwnd_pkts)));
   return {ssthresh, ssthresh};
 }
 
 LossResponse HighSpeed::on_timeout(const FlowView& flow, const Window& w) {
-  return {on_loss(flow, w).ssthresh_pkts, 1.0};
+  return timeout_from_loss(flow, w);
 }
 
-void HighSpeed::snapshot(std::vector<double>& values) const {
-  values.push_back(a_);
-  values.push_back(b_);
+std::span<const TraceColumn> HighSpeed::trace_columns() const {
+  static constexpr TraceColumn kColumns[] = {
+      {"hs_a", [](const CongestionControl& cc) { return static_cast<const HighSpeed&>(cc).a_; }},
+      {"hs_b", [](const CongestionControl& cc) { return static_cast<const HighSpeed&>(cc).b_; }},
+  };
+  return kColumns;
 }
 
 }  // namespace fastsim::cc

@@ -104,12 +104,12 @@ void Illinois::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
 
 LossResponse Illinois::on_loss(const FlowView& flow, const Window& w) {
   filter_until_round_ = flow.round + static_cast<uint64_t>(loss_filter_rtts_);
-  const double ssthresh = std::max(w.cwnd_pkts * (1.0 - beta_), 2.0);
+  const double ssthresh = at_least_min_window(w.cwnd_pkts * (1.0 - beta_));
   return {ssthresh, ssthresh};
 }
 
 LossResponse Illinois::on_timeout(const FlowView& flow, const Window& w) {
-  const LossResponse r{on_loss(flow, w).ssthresh_pkts, 1.0};
+  const LossResponse r = timeout_from_loss(flow, w);
   alpha_ = alpha_base_;
   beta_ = beta_base_;
   rtt_low_ = 0;
@@ -117,11 +117,14 @@ LossResponse Illinois::on_timeout(const FlowView& flow, const Window& w) {
   return r;
 }
 
-void Illinois::snapshot(std::vector<double>& values) const {
-  values.push_back(alpha_);
-  values.push_back(beta_);
-  values.push_back(da_s_);
-  values.push_back(dm_s_);
+std::span<const TraceColumn> Illinois::trace_columns() const {
+  static constexpr TraceColumn kColumns[] = {
+      {"il_alpha", [](const CongestionControl& cc) { return static_cast<const Illinois&>(cc).alpha_; }},
+      {"il_beta", [](const CongestionControl& cc) { return static_cast<const Illinois&>(cc).beta_; }},
+      {"il_da_s", [](const CongestionControl& cc) { return static_cast<const Illinois&>(cc).da_s_; }},
+      {"il_dm_s", [](const CongestionControl& cc) { return static_cast<const Illinois&>(cc).dm_s_; }},
+  };
+  return kColumns;
 }
 
 }  // namespace fastsim::cc

@@ -5,10 +5,6 @@
 
 namespace fastsim::cc {
 
-namespace {
-constexpr double kMinWindow = 2;
-}
-
 std::vector<ParamSpec> QuickVegas::param_specs() {
   return {
       {"alpha", 2, 0, 1e6, "packets", "grow while fewer than alpha are queued"},
@@ -22,7 +18,7 @@ QuickVegas::QuickVegas(const ParamValues& p) : alpha_(p.get("alpha")), beta_(p.g
 void QuickVegas::adjust(Window& w, double diff) {
   const double mid = (alpha_ + beta_) / 2;
   if (diff > beta_) {
-    w.cwnd_pkts = std::max(w.cwnd_pkts - (diff - mid), kMinWindow);
+    w.cwnd_pkts = at_least_min_window(w.cwnd_pkts - (diff - mid));
     incr_ = 0;
     succ_ = 0;
   } else if (diff < alpha_) {
@@ -30,7 +26,7 @@ void QuickVegas::adjust(Window& w, double diff) {
     const double wanted = (beta_ - diff) * succ_;
     incr_ = wanted > w.cwnd_pkts ? 1.0 : wanted / w.cwnd_pkts;
   } else if (diff > mid) {
-    w.cwnd_pkts = std::max(w.cwnd_pkts - 1, kMinWindow);
+    w.cwnd_pkts = at_least_min_window(w.cwnd_pkts - 1);
     incr_ = 0;
     succ_ = 0;
   } else if (diff < mid) {
@@ -59,14 +55,18 @@ void QuickVegas::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
 LossResponse QuickVegas::on_loss(const FlowView& /*flow*/, const Window& w) {
   incr_ = 0;
   succ_ = 0;
-  const double half = std::max(w.cwnd_pkts / 2.0, kMinWindow);
+  const double half = at_least_min_window(w.cwnd_pkts / 2.0);
   return {half, half};
 }
 
-void QuickVegas::snapshot(std::vector<double>& values) const {
-  values.push_back(core_.diff());
-  values.push_back(incr_);
-  values.push_back(succ_);
+std::span<const TraceColumn> QuickVegas::trace_columns() const {
+  static constexpr TraceColumn kColumns[] = {
+      {"qv_diff", [](const CongestionControl& cc) { return static_cast<const QuickVegas&>(cc).core_.diff(); }},
+      {"qv_incr", [](const CongestionControl& cc) { return static_cast<const QuickVegas&>(cc).incr_; }},
+      {"qv_succ",
+       [](const CongestionControl& cc) { return static_cast<double>(static_cast<const QuickVegas&>(cc).succ_); }},
+  };
+  return kColumns;
 }
 
 }  // namespace fastsim::cc

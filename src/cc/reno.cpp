@@ -49,7 +49,7 @@ void Reno::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
 }
 
 LossResponse Reno::on_loss(const FlowView& /*flow*/, const Window& w) {
-  const double ssthresh = std::max(w.cwnd_pkts * (1.0 - decrease_), 2.0);
+  const double ssthresh = at_least_min_window(w.cwnd_pkts * (1.0 - decrease_));
   return {ssthresh, ssthresh};
 }
 

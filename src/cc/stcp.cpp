@@ -30,12 +30,12 @@ void Scalable::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
 
 LossResponse Scalable::on_loss(const FlowView& /*flow*/, const Window& w) {
   const double cut = w.cwnd_pkts <= low_window_ ? 0.5 : b_;
-  const double ssthresh = std::max(w.cwnd_pkts * (1.0 - cut), 2.0);
+  const double ssthresh = at_least_min_window(w.cwnd_pkts * (1.0 - cut));
   return {ssthresh, ssthresh};
 }
 
 LossResponse Scalable::on_timeout(const FlowView& flow, const Window& w) {
-  return {on_loss(flow, w).ssthresh_pkts, 1.0};
+  return timeout_from_loss(flow, w);
 }
 
 }  // namespace fastsim::cc

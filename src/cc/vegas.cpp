@@ -9,7 +9,6 @@ namespace fastsim::cc {
 
 namespace {
 constexpr uint32_t kMinRoundSamples = 3;  // Linux tcp_vegas: fewer samples, no decision
-constexpr double kMinWindow = 2;
 }  // namespace
 
 double vegas_backlog(double w, Duration base_rtt, Duration rtt) {
@@ -20,14 +19,14 @@ double vegas_backlog(double w, Duration base_rtt, Duration rtt) {
 
 VegasAck VegasCore::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
   VegasAck out;
-  if (flow.state == CaState::Loss) {
+  if (flow.state == CaState::kLoss) {
     // After a timeout: Reno's slow start back to ssthresh (Linux runs cong_avoid in the
     // Loss state; Vegas's own control resumes once the lost window is repaired).
     if (flow.cwnd_limited && w.cwnd_pkts < w.ssthresh_pkts)
       slow_start(w, ack.newly_acked);
     return out;
   }
-  if (flow.state != CaState::Open)
+  if (flow.state != CaState::kOpen)
     return out;
   const RoundRtt& r = flow.rtt->last_round;
   if (ack.round_start && r.samples >= kMinRoundSamples && flow.rtt->min_rtt) {
@@ -40,7 +39,7 @@ VegasAck VegasCore::on_ack(const FlowView& flow, Window& w, const AckEvent& ack)
   }
   if (ack.round_start) {
     if (out.backlog && *out.backlog > gamma_) {
-      w.cwnd_pkts = std::max(w.cwnd_pkts * 7.0 / 8.0, kMinWindow);
+      w.cwnd_pkts = at_least_min_window(w.cwnd_pkts * 7.0 / 8.0);
       w.ssthresh_pkts = w.cwnd_pkts;
       return out;
     }
@@ -74,14 +73,21 @@ void Vegas::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
   if (*a.backlog < alpha_) {
     w.cwnd_pkts += 1;
   } else if (*a.backlog > beta_) {
-    w.cwnd_pkts = std::max(w.cwnd_pkts - 1, kMinWindow);
+    w.cwnd_pkts = at_least_min_window(w.cwnd_pkts - 1);
     w.ssthresh_pkts = std::min(w.ssthresh_pkts, w.cwnd_pkts);  // stay out of slow start (Linux)
   }
 }
 
 LossResponse Vegas::on_loss(const FlowView& /*flow*/, const Window& w) {
-  const double half = std::max(w.cwnd_pkts / 2.0, kMinWindow);
+  const double half = at_least_min_window(w.cwnd_pkts / 2.0);
   return {half, half};
+}
+
+std::span<const TraceColumn> Vegas::trace_columns() const {
+  static constexpr TraceColumn kColumns[] = {
+      {"vegas_diff", [](const CongestionControl& cc) { return static_cast<const Vegas&>(cc).core_.diff(); }},
+  };
+  return kColumns;
 }
 
 }  // namespace fastsim::cc

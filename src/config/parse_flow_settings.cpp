@@ -35,7 +35,7 @@ void read_tcp(Reader& r, tcp::TcpConfig& cfg, std::optional<uint64_t>& rwnd_byte
     cfg.max_rto = *v;
   if (auto v = r.number("initial_window", 1, 1e7))
     cfg.initial_window = *v;
-  if (auto v = r.number("initial_ssthresh", 2, 1e18))
+  if (auto v = r.number("initial_ssthresh", 2, cc::kInfiniteSsthresh))
     cfg.initial_ssthresh = *v;
   if (auto v = r.size("receive_window"))
     rwnd_bytes = *v;
@@ -64,7 +64,7 @@ json tcp_to_json(const tcp::TcpConfig& c, std::optional<uint64_t> rwnd_bytes) {
             {"initial_rto", format_duration(c.initial_rto)},
             {"max_rto", format_duration(c.max_rto)},
             {"initial_window", c.initial_window}};
-  if (c.initial_ssthresh < 1e17)
+  if (!cc::is_infinite_ssthresh(c.initial_ssthresh))
     j["initial_ssthresh"] = c.initial_ssthresh;
   if (rwnd_bytes)
     j["receive_window"] = *rwnd_bytes;
@@ -72,20 +72,18 @@ json tcp_to_json(const tcp::TcpConfig& c, std::optional<uint64_t> rwnd_bytes) {
 }
 
 cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& echo) {
-  cc::ParamValues values;
   if (algo == nullptr) {
     flow.allow("params");
-    return values;
+    return {};
   }
-  for (const auto& spec : algo->params)
-    values.set(spec.name, spec.default_value);
+  cc::ParamValues values = cc::ParamValues::defaults(algo->params);
   const json* p = flow.get("params");
   if (p != nullptr) {
     Reader pr(*p, flow.path_of("params"), flow.issues());
     for (const auto& spec : algo->params) {
       if (!spec.choices.empty()) {
         if (auto v = pr.choice(spec.name, spec.choices))
-          values.set(spec.name, static_cast<double>(*v));
+          values.set_choice(spec.name, spec.choices.at(*v));
       } else if (auto v = pr.number(spec.name, spec.min, spec.max)) {
         values.set(spec.name, *v);
       }
@@ -110,11 +108,10 @@ cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& e
   }
   json e = json::object();
   for (const auto& spec : algo->params) {
-    const double v = values.get(spec.name);
     if (spec.choices.empty()) {
-      e[spec.name] = v;
+      e[spec.name] = values.get(spec.name);
     } else {
-      e[spec.name] = spec.choices.at(static_cast<size_t>(v));
+      e[spec.name] = values.choice(spec.name);
     }
   }
   echo = e;

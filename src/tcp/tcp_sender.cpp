@@ -138,7 +138,7 @@ void TcpSender::try_send() {
     }
     // No limited transmit (RFC 3042): while Open, SACKed or duplicate-ACKed packets do
     // not open the window, so the first retransmission finds room in a full drop-tail queue.
-    const double in_flight = state_ == cc::CaState::Open ? static_cast<double>(snd_nxt_ - snd_una_) : pipe();
+    const double in_flight = state_ == cc::CaState::kOpen ? static_cast<double>(snd_nxt_ - snd_una_) : pipe();
     if (in_flight > 0 && in_flight + 1 > w_.cwnd_pkts + 1e-9) {
       cwnd_limited_ = true;
       return;
@@ -205,7 +205,7 @@ void TcpSender::receive(net::Packet* p) {
   // RFC 6582 "recover": after a timeout, duplicate ACKs (duplicates of data resent by
   // go-back-N) start no fast retransmit until the ACK passes what was sent before it.
   const bool past_timeout = rto_recover_ == kNone || snd_una_ > rto_recover_;
-  if (state_ == cc::CaState::Open && snd_nxt_ > snd_una_ && past_timeout &&
+  if (state_ == cc::CaState::kOpen && snd_nxt_ > snd_una_ && past_timeout &&
       (dupacks_ >= cfg_.dupack_threshold || lost_out_ > 0)) {
     enter_recovery();
   }
@@ -307,10 +307,10 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
     ev.round_start = true;
     round_end_ = snd_nxt_;
   }
-  ev.in_recovery = state_ == cc::CaState::Recovery;
-  if (state_ == cc::CaState::Recovery) {
+  ev.in_recovery = state_ == cc::CaState::kRecovery;
+  if (state_ == cc::CaState::kRecovery) {
     if (snd_una_ >= recovery_point_) {
-      state_ = cc::CaState::Open;
+      state_ = cc::CaState::kOpen;
       w_.cwnd_pkts = w_.ssthresh_pkts;
       if (!cfg_.sack)
         sacked_out_ = 0;
@@ -320,8 +320,8 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
       mark_ptr_ = std::max(mark_ptr_, snd_una_ + 1);
       ++partial_acks_;
     }
-  } else if (state_ == cc::CaState::Loss && snd_una_ >= recovery_point_) {
-    state_ = cc::CaState::Open;
+  } else if (state_ == cc::CaState::kLoss && snd_una_ >= recovery_point_) {
+    state_ = cc::CaState::kOpen;
   }
   cc_->on_ack(view(), w_, ev);
   w_.cwnd_pkts = std::max(w_.cwnd_pkts, 1.0);
@@ -329,7 +329,7 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
   // RFC 6582 section 4: the "impatient" variant re-arms the timer only on the first
   // partial ACK of a recovery, so many holes end in an RTO and slow start instead of one
   // repair per RTT; "slow but steady" re-arms it on every partial ACK.
-  const bool keep_timer = state_ == cc::CaState::Recovery && partial_acks_ > 1 && cfg_.newreno_impatient;
+  const bool keep_timer = state_ == cc::CaState::kRecovery && partial_acks_ > 1 && cfg_.newreno_impatient;
   if (snd_una_ == snd_nxt_) {
     rto_deadline_ = Time::never();
   } else if (!keep_timer) {
@@ -345,7 +345,7 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
 void TcpSender::on_duplicate_ack() {
   ++dupacks_;
   cc_->on_dupack(view(), w_, dupacks_);
-  if (!cfg_.sack && state_ == cc::CaState::Recovery && sacked_out_ + 1 < snd_nxt_ - snd_una_) {
+  if (!cfg_.sack && state_ == cc::CaState::kRecovery && sacked_out_ + 1 < snd_nxt_ - snd_una_) {
     ++sacked_out_;  // Linux tcp_add_reno_sack: a duplicate ACK means a packet left the network
   }
 }
@@ -355,7 +355,7 @@ void TcpSender::enter_recovery() {
   const cc::LossResponse r = cc_->on_loss(view(), w_);
   w_.ssthresh_pkts = r.ssthresh_pkts;
   w_.cwnd_pkts = std::max(r.cwnd_pkts, 1.0);
-  state_ = cc::CaState::Recovery;
+  state_ = cc::CaState::kRecovery;
   recovery_point_ = snd_nxt_;
   partial_acks_ = 0;
   if (!cfg_.sack) {  // the duplicate ACKs so far stand for packets that left the network
@@ -384,7 +384,7 @@ void TcpSender::on_rto_timer() {
   rtt_.backoff();
   // RFC 5681 section 3.1: when a segment already retransmitted by the timer times out
   // again, ssthresh is held (Linux likewise recomputes it only on the first timeout).
-  const bool repeated = state_ == cc::CaState::Loss && snd_una_ == loss_una_;
+  const bool repeated = state_ == cc::CaState::kLoss && snd_una_ == loss_una_;
   if (repeated) {
     w_.cwnd_pkts = 1;
   } else {
@@ -393,7 +393,7 @@ void TcpSender::on_rto_timer() {
     w_.cwnd_pkts = std::max(r.cwnd_pkts, 1.0);
   }
   loss_una_ = snd_una_;
-  state_ = cc::CaState::Loss;
+  state_ = cc::CaState::kLoss;
   recovery_point_ = snd_nxt_;
   rto_recover_ = snd_nxt_;
   dupacks_ = 0;

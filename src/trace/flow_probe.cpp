@@ -10,11 +10,11 @@ namespace fastsim::trace {
 namespace {
 const char* state_name(cc::CaState s) {
   switch (s) {
-    case cc::CaState::Open:
+    case cc::CaState::kOpen:
       return "open";
-    case cc::CaState::Recovery:
+    case cc::CaState::kRecovery:
       return "recovery";
-    case cc::CaState::Loss:
+    case cc::CaState::kLoss:
       return "loss";
   }
   return "?";
@@ -38,8 +38,8 @@ FlowProbe::FlowProbe(std::string id, const tcp::TcpSender& sender, const tcp::Tc
 void FlowProbe::open(const std::string& out_dir, size_t buffer) {
   file_ = std::make_unique<AtomicFile>(fmt::format("{}/flows/{}.csv", out_dir, id_), buffer);
   file_->print("time_s,cwnd_pkts,ssthresh_pkts,srtt_s,base_rtt_s,goodput_bps,qdelay_s,bytes_acked,retransmits,state");
-  for (const auto& c : sender_.algorithm().trace_columns())
-    file_->print(",{}", c);
+  for (const cc::TraceColumn& c : sender_.algorithm().trace_columns())
+    file_->print(",{}", c.name);
   file_->print("\n");
 }
 
@@ -60,7 +60,7 @@ void FlowProbe::write_row(Time now, double goodput_bps) {
   const double base = rtt.min_rtt ? rtt.min_rtt->to_seconds() : 0.0;
   AtomicFile& out = *file_;
   out.print("{:.6f},{:.6g},", now.to_seconds(), w.cwnd_pkts);
-  if (w.ssthresh_pkts >= 1e17) {
+  if (cc::is_infinite_ssthresh(w.ssthresh_pkts)) {
     out.print("inf,");
   } else {
     out.print("{:.6g},", w.ssthresh_pkts);
@@ -68,10 +68,9 @@ void FlowProbe::write_row(Time now, double goodput_bps) {
   out.print("{:.9f},{:.9f},{:.6g},{:.9f},{},{},{}", srtt, base, goodput_bps, srtt > 0 ? srtt - base : 0.0,
             sender_.counters().segments_acked * mss_, sender_.counters().retransmits,
             activity_.ended ? "done" : state_name(sender_.state()));
-  std::vector<double> values;
-  sender_.algorithm().snapshot(values);
-  for (double v : values)
-    out.print(",{:.6g}", v);
+  const cc::CongestionControl& algorithm = sender_.algorithm();
+  for (const cc::TraceColumn& c : algorithm.trace_columns())
+    out.print(",{:.6g}", c.value(algorithm));
   out.print("\n");
 }
 

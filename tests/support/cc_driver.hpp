@@ -19,9 +19,7 @@ class CcDriver {
     const cc::AlgorithmInfo* info = cc::find_algorithm(algorithm);
     if (info == nullptr)
       throw std::invalid_argument("unknown algorithm " + algorithm);
-    cc::ParamValues values;
-    for (const auto& s : info->params)
-      values.set(s.name, s.default_value);
+    cc::ParamValues values = cc::ParamValues::defaults(info->params);
     for (const auto& [k, v] : params)
       values.set(k, v);
     cc = info->make(values);
@@ -49,7 +47,7 @@ class CcDriver {
       cc::AckEvent ev;
       ev.newly_acked = per_ack;
       ev.rtt_sample = sample;
-      ev.in_recovery = state == cc::CaState::Recovery;
+      ev.in_recovery = state == cc::CaState::kRecovery;
       ev.round_start = i + 1 == acks;
       if (ev.round_start)
         end_round();
@@ -82,7 +80,7 @@ class CcDriver {
   tcp::RttEstimator rtt{Duration::seconds_int(1), Duration::milliseconds(200), Duration::seconds_int(60)};
   Time now = Time::zero();
   uint64_t round = 0;
-  cc::CaState state = cc::CaState::Open;
+  cc::CaState state = cc::CaState::kOpen;
 
  private:
   void add_sample(Duration s) { rtt.add_sample(s); }

@@ -91,7 +91,7 @@ TEST_CASE("losing a whole window causes an RTO, and recovery completes", "[tcp][
     const auto& r = exp.run();
     INFO("sack=" << sack);
     CHECK(r.flows[0].timeouts == 1);
-    CHECK(f.sender->state() == cc::CaState::Open);
+    CHECK(f.sender->state() == cc::CaState::kOpen);
     CHECK(f.receiver->counters().segments_delivered > before);
     // everything sent before the outage was eventually delivered in order
     CHECK(f.sender->snd_una() > f.sender->snd_nxt() - static_cast<uint64_t>(f.sender->window().cwnd_pkts) - 1);
@@ -164,7 +164,7 @@ TEST_CASE("NewReno repairs one hole per RTT, SACK repairs them all in a few RTTs
     double start = -1;
     for (int64_t us = 100; us < 20'000'000; us += 100) {
       exp.run_until(Time::at(Duration::microseconds(us)));
-      const bool open = f.sender->state() == cc::CaState::Open;
+      const bool open = f.sender->state() == cc::CaState::kOpen;
       if (start < 0 && !open)
         start = static_cast<double>(us) / 1e6;
       if (start >= 0 && open) {

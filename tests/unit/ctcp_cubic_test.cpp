@@ -1,4 +1,4 @@
-// Compound TCP and CUBIC without a network (specs/algorithms.md "CTCP", "CUBIC"):
+// Compound TCP (Tan et al. 2006) and CUBIC (RFC 8312) without a network (docs/algorithms.md):
 // CTCP's dwnd grows by alpha w^k - 1 per RTT while the backlog is below gamma and
 // shrinks by zeta * backlog above it, its loss rule, at w = 1000 and w = 10000;
 // CUBIC's W(t) = C (t - K)^3 + W_max with K = cbrt(W_max (1 - beta) / C), the

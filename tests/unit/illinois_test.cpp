@@ -1,7 +1,8 @@
 // TCP Illinois without a network: alpha from alpha_max (10) at zero queueing delay
 // down to alpha_min (0.3) at the largest delay seen, beta from 1/8 to 1/2, at two
 // window sizes; the theta rule; the reset on timeout; post-loss RTT filtering; and
-// the direction of each parameter (specs/algorithms.md "Illinois", Linux tcp_illinois).
+// the direction of each parameter (Liu, Basar, Srikant 2008; Linux tcp_illinois;
+// docs/algorithms.md "illinois").
 #include <catch2/catch.hpp>
 
 #include "../support/cc_driver.hpp"
@@ -37,7 +38,8 @@ double increase_at(CcDriver& d, Duration da, double w) {
   return d.w.cwnd_pkts - w;
 }
 
-// specs/algorithms.md: alpha = k1 / (k2 + da) between d1 = dm/100 and dm.
+// Liu, Basar, Srikant 2008 (and Linux tcp_illinois): alpha = k1 / (k2 + da) between
+// d1 = dm/100 and dm.
 double spec_alpha(double da, double dm) {
   const double amax = 10, amin = 0.3, d1 = dm / 100;
   const double k1 = (dm - d1) * amin * amax / (amax - amin);

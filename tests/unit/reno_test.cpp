@@ -2,6 +2,12 @@
 // packet per RTT in congestion avoidance, halving on loss, timeout to one packet.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include "fastsim/cc/registry.hpp"
 #include "fastsim/cc/reno.hpp"
 
@@ -14,10 +20,8 @@ struct Driver {
   Window w;
   RttView rtt;
   explicit Driver(ParamValues p = {}) {
-    if (p.all().empty()) {
-      for (const auto& s : Reno::param_specs())
-        p.set(s.name, s.default_value);
-    }
+    if (p.empty())
+      p = ParamValues::defaults(Reno::param_specs());
     cc = std::make_unique<Reno>(p);
   }
   FlowView view() const {
@@ -38,7 +42,7 @@ struct Driver {
 TEST_CASE("Reno slow start doubles per RTT with or without delayed ACKs", "[cc][reno]") {
   for (uint32_t per_ack : {1u, 2u}) {
     Driver d;
-    d.w = {10, 1e18};
+    d.w = {10, kInfiniteSsthresh};
     d.advance_rtt(per_ack);
     CHECK(d.w.cwnd_pkts == Approx(20));
     d.advance_rtt(per_ack);
@@ -105,4 +109,44 @@ TEST_CASE("the registry knows reno and its parameters", "[cc]") {
   CHECK(reno->params.size() == 2);
   CHECK(find_algorithm("nope") == nullptr);
   CHECK_THAT(algorithm_names(), Catch::Contains("reno"));
+}
+
+TEST_CASE("Every algorithm's trace columns have their CSV names and read the algorithm", "[cc][registry]") {
+  const std::map<std::string, std::vector<std::string>> expected = {
+      {"reno", {}},
+      {"hstcp", {"hs_a", "hs_b"}},
+      {"stcp", {}},
+      {"illinois", {"il_alpha", "il_beta", "il_da_s", "il_dm_s"}},
+      {"ctcp", {"ct_wnd", "ct_dwnd", "ct_diff"}},
+      {"cubic", {"cu_wmax", "cu_k_s"}},
+      {"vegas", {"vegas_diff"}},
+      {"quick-vegas", {"qv_diff", "qv_incr", "qv_succ"}},
+      {"fast", {"fast_avg_rtt_s", "fast_target_pkts", "fast_phase", "fast_n_hat", "fast_c_hat_pps"}},
+  };
+  REQUIRE(algorithms().size() == expected.size());
+  for (const auto& a : algorithms()) {
+    const auto cc = a.make(ParamValues::defaults(a.params));
+    std::vector<std::string> names;
+    for (const TraceColumn& c : cc->trace_columns()) {
+      names.emplace_back(c.name);
+      CHECK(std::isfinite(c.value(*cc)));
+    }
+    INFO(a.name);
+    CHECK(names == expected.at(a.name));
+  }
+}
+
+TEST_CASE("String options are read back by name, defaulting to the first choice", "[cc][params]") {
+  const ParamSpec spec = choice_param("mode", {"one", "two"}, "help");
+  ParamValues p = ParamValues::defaults({spec, {"x", 3, 0, 10, "", ""}});
+  CHECK(p.choice("mode") == "one");
+  CHECK(p.get("x") == 3);
+  p.set_choice("mode", "two");
+  CHECK(p.choice("mode") == "two");
+  const AlgorithmInfo* fast = find_algorithm("fast");
+  REQUIRE(fast != nullptr);
+  ParamValues f = ParamValues::defaults(fast->params);
+  CHECK(f.choice("base_rtt_correction") == "none");
+  f.set_choice("base_rtt_correction", "magic");
+  CHECK_THROWS_AS(fast->make(f), std::invalid_argument);
 }

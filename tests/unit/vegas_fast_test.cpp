@@ -1,4 +1,5 @@
-// Vegas, Quick Vegas and FAST without a network (specs/algorithms.md): Vegas's +-1
+// Vegas (Brakmo & Peterson 1995), Quick Vegas (Chan et al.) and FAST (Jin, Wei, Low
+// 2004) without a network (docs/algorithms.md): Vegas's +-1
 // per RTT around [alpha, beta] and its every-other-RTT slow start; Quick Vegas's
 // increment-history rule; FAST's update law (target formula, update every other RTT
 // spread over one RTT, at most doubling, the fixed point w = alpha / (1 - baseRTT/RTT)),
@@ -125,9 +126,7 @@ TEST_CASE("Quick Vegas follows the increment-history rule every other RTT", "[cc
 }
 
 TEST_CASE("FAST's target follows the update law of the spec", "[cc][fast]") {
-  cc::ParamValues p;
-  for (const auto& s : cc::Fast::param_specs())
-    p.set(s.name, s.default_value);
+  cc::ParamValues p = cc::ParamValues::defaults(cc::Fast::param_specs());
   p.set("alpha", 50);
   p.set("gamma", 0.5);
   const cc::Fast fast(p);

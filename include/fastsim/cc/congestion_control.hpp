@@ -1,8 +1,8 @@
 // The congestion-control interface: the algorithm decides the window only.
 // Follows Linux's tcp_congestion_ops split (the TCP sender owns sequence space, ACK
 // clocking, loss detection, recovery, timers and RTT estimation) and ns-3's
-// "return ssthresh, don't set it". Events and their data follow
-// specs/algorithms.md, "Common machinery".
+// "return ssthresh, don't set it". Events and their data: docs/algorithms.md, "What
+// every algorithm sees (the interface)".
 // - Delayed ACKs reach the algorithm as newly_acked = 2: algorithms never assume one
 //   ACK per packet.
 // - Windows are fractional packets.
@@ -12,17 +12,35 @@
 //   the same through sk_pacing_rate, timers and tcp_sock's rtt_min).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <string>
-#include <vector>
+#include <span>
 
 #include "fastsim/core/time.hpp"
 
 namespace fastsim::cc {
 
 /// Sender state as the algorithm sees it.
-enum class CaState : uint8_t { Open, Recovery, Loss };
+enum class CaState : uint8_t { kOpen, kRecovery, kLoss };
+
+/// ssthresh before the first loss: "infinite" (slow start until a loss). Every window
+/// variable is a double, so this is a large finite value rather than a special one.
+inline constexpr double kInfiniteSsthresh = 1e18;
+/// True for an ssthresh that stands for "no threshold yet": kInfiniteSsthresh, or
+/// anything above a tenth of it (no real window comes near).
+[[nodiscard]] constexpr bool is_infinite_ssthresh(double pkts) {
+  return pkts >= kInfiniteSsthresh / 10;
+}
+
+/// The smallest ssthresh, and the smallest window, an algorithm sets after a decrease:
+/// 2 packets (RFC 5681 section 3.1: ssthresh = max(FlightSize / 2, 2 SMSS); a window of
+/// 1 would stall against a delayed-ACK receiver).
+inline constexpr double kMinWindow = 2;
+/// `pkts`, raised to kMinWindow if below it.
+[[nodiscard]] inline double at_least_min_window(double pkts) {
+  return std::max(pkts, kMinWindow);
+}
 
 /// The RTT samples of one round (from the ACK that ended the previous round to the
 /// ACK that ends this one, both included in the round they end: Linux Vegas order).
@@ -47,7 +65,7 @@ struct FlowView {
   Time now;
   double in_flight_pkts = 0;  ///< packets believed in the network (RFC 6675 "pipe")
   const RttView* rtt = nullptr;
-  CaState state = CaState::Open;
+  CaState state = CaState::kOpen;
   bool cwnd_limited = true;  ///< the window, not the application or rwnd, limited the last send
   uint64_t round = 0;        ///< RTT rounds completed (a round ends when its first packet is acked)
 };
@@ -55,7 +73,7 @@ struct FlowView {
 /// The two window variables the algorithm owns.
 struct Window {
   double cwnd_pkts = 10;
-  double ssthresh_pkts = 1e18;
+  double ssthresh_pkts = kInfiniteSsthresh;
 };
 
 struct AckEvent {
@@ -70,10 +88,12 @@ struct LossResponse {
   double cwnd_pkts = 2;  ///< window to use while recovering (and after, unless on_recovery_exit changes it)
 };
 
-/// Extra algorithm-specific columns for the per-flow trace.
-struct TraceColumns {
-  std::vector<std::string> names;
-  std::vector<double> values;
+class CongestionControl;
+
+/// One algorithm-specific column of the per-flow trace: its CSV header name and how to read it.
+struct TraceColumn {
+  const char* name;                              // e.g. "alpha" (units in the name where any: "qdelay_s")
+  double (*value)(const CongestionControl& cc);  // reads the current value
 };
 
 /// What an algorithm may ask of its sender besides the window.
@@ -105,16 +125,20 @@ class CongestionControl {
   [[nodiscard]] virtual LossResponse on_loss(const FlowView& flow, const Window& w) = 0;
   /// The ACK that ends fast recovery has arrived; the sender has set cwnd = ssthresh.
   virtual void on_recovery_exit(const FlowView& /*flow*/, Window& /*w*/) {}
-  /// The retransmission timer fired: default ssthresh = max(cwnd/2, 2), cwnd = 1.
+  /// The retransmission timer fired: default ssthresh = max(cwnd/2, 2), cwnd = 1
+  /// (RFC 5681 section 3.1, with cwnd for FlightSize).
   [[nodiscard]] virtual LossResponse on_timeout(const FlowView& flow, const Window& w);
   /// A data packet leaves the sender.
   virtual void on_send(const FlowView& /*flow*/, uint64_t /*seq*/, bool /*retransmission*/) {}
-  /// Names of the algorithm's extra trace columns (fixed for the run).
-  [[nodiscard]] virtual std::vector<std::string> trace_columns() const { return {}; }
-  /// Values of the extra trace columns, in the order of trace_columns().
-  virtual void snapshot(std::vector<double>& /*values*/) const {}
+  /// The algorithm's extra trace columns (a static table; fixed for the run).
+  [[nodiscard]] virtual std::span<const TraceColumn> trace_columns() const { return {}; }
 
  protected:
+  /// The timeout response of an algorithm whose RTO ssthresh is its own loss response
+  /// (Linux calls the same ssthresh hook on an RTO): on_loss's ssthresh, cwnd = 1.
+  /// on_loss runs, with its side effects.
+  [[nodiscard]] LossResponse timeout_from_loss(const FlowView& flow, const Window& w);
+
   /// The sender's services; null when driven without a sender (unit tests).
   SenderControl* control_ = nullptr;
 };

@@ -1,5 +1,5 @@
 // Compound TCP (Tan, Song, Zhang, Sridharan, Infocom 2006; draft-sridharan-tcpm-ctcp;
-// specs/algorithms.md "CTCP"). The window is w = wnd + dwnd: wnd is Reno's loss
+// docs/algorithms.md "ctcp"). The window is w = wnd + dwnd: wnd is Reno's loss
 // window, dwnd a delay-based window. fastsim's sender owns w (cwnd); CTCP keeps dwnd
 // and reads wnd = w - dwnd, so a window the sender sets (recovery exit, timeout)
 // stays consistent: if the sender leaves w below dwnd, dwnd is reset to 0.
@@ -34,8 +34,7 @@ class Compound final : public CongestionControl {
   void on_ack(const FlowView& flow, Window& w, const AckEvent& ack) override;
   [[nodiscard]] LossResponse on_loss(const FlowView& flow, const Window& w) override;
   [[nodiscard]] LossResponse on_timeout(const FlowView& flow, const Window& w) override;
-  [[nodiscard]] std::vector<std::string> trace_columns() const override { return {"ct_wnd", "ct_dwnd", "ct_diff"}; }
-  void snapshot(std::vector<double>& values) const override;
+  [[nodiscard]] std::span<const TraceColumn> trace_columns() const override;
 
  private:
   void update_dwnd(const FlowView& flow, const Window& w);

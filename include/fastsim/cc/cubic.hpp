@@ -1,4 +1,4 @@
-// CUBIC (RFC 8312; Linux tcp_cubic; specs/algorithms.md "CUBIC"), for comparison.
+// CUBIC (RFC 8312; Linux tcp_cubic; docs/algorithms.md "cubic"), for comparison.
 // - W(t) = C (t - K)^3 + W_max with K = cbrt((W_max - w0) / C), w0 the window when the
 //   epoch starts (= W_max (1 - beta_cubic) right after a loss, as RFC 8312's K).
 //   The epoch starts at the first ACK in congestion avoidance after a loss (Linux).
@@ -32,8 +32,7 @@ class Cubic final : public CongestionControl {
   void on_ack(const FlowView& flow, Window& w, const AckEvent& ack) override;
   [[nodiscard]] LossResponse on_loss(const FlowView& flow, const Window& w) override;
   [[nodiscard]] LossResponse on_timeout(const FlowView& flow, const Window& w) override;
-  [[nodiscard]] std::vector<std::string> trace_columns() const override { return {"cu_wmax", "cu_k_s"}; }
-  void snapshot(std::vector<double>& values) const override;
+  [[nodiscard]] std::span<const TraceColumn> trace_columns() const override;
 
  private:
   double c_, beta_;

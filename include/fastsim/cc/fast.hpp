@@ -1,5 +1,5 @@
-// FAST TCP (Jin, Wei, Low, Infocom 2004 and IEEE/ACM ToN 2006; specs/algorithms.md
-// "FAST TCP") with the two persistent-congestion remedies: the baseRTT correction of
+// FAST TCP (Jin, Wei, Low, Infocom 2004 and IEEE/ACM ToN 2006; docs/algorithms.md
+// "fast") with the two persistent-congestion remedies: the baseRTT correction of
 // Rodriguez-Perez et al. 2010 and the rate reduction of Cui, Andrew, Zukerman, Tan 2006.
 //
 // Estimation: every RTT sample updates avgRTT with weight eta = min(3/w, eta_cap);
@@ -33,10 +33,11 @@
 //   RTT sample r_eps (largest for theta < 0, smallest for theta > 0) up to one r* after
 //   the perturbation; with u = |theta t_eps / (r_eps - r*)| it takes n = u (u - 1) and
 //   C = (1 + sqrt(1 + 4n)) w* / (2 r*), sets baseRTT' = baseRTT - n alpha / C and
-//   w = alpha + baseRTT' C / (n + 1), once. The magnitude: the spec's signed ratio is
-//   negative for every theta, while its n formula is the fluid model's solution for the
-//   positive root u = 1 + a (a = (sqrt(1 + 4n) - 1) / 2), which a window step of
-//   -theta w* held over t_eps = r* produces (see docs/algorithms.md).
+//   w = alpha + baseRTT' C / (n + 1), once. The magnitude: the signed ratio
+//   theta t_eps / (r_eps - r*) is negative for every theta (the RTT moves against
+//   theta), while the n formula is the fluid model's solution for the positive root
+//   u = 1 + a (a = (sqrt(1 + 4n) - 1) / 2), which a window step of -theta w* held over
+//   t_eps = r* produces (derivation in docs/algorithms.md "fast").
 // - Rate reduction (base_rtt_correction = "rate_reduction"): when slow start ends the
 //   first time, w drops to w / rr_factor for rr_rtts avgRTTs (the queue it built
 //   drains; the few packets it sends measure the empty path), then returns to its value
@@ -50,8 +51,10 @@ namespace fastsim::cc {
 
 class Fast final : public CongestionControl {
  public:
-  enum class Correction { None, Rodriguez, RateReduction };
-  enum class Phase { Control, WaitStable, Perturb, Measure, Throttle };
+  /// base_rtt_correction: "none", "rodriguez", "rate_reduction".
+  enum class Correction { kNone, kRodriguez, kRateReduction };
+  /// The window-control phase; its number is the trace's fast_phase column.
+  enum class Phase { kControl, kWaitStable, kPerturb, kMeasure, kThrottle };
 
   static std::vector<ParamSpec> param_specs();
   /// theta != 0.
@@ -63,8 +66,7 @@ class Fast final : public CongestionControl {
   [[nodiscard]] LossResponse on_timeout(const FlowView& flow, const Window& w) override;
   void on_recovery_exit(const FlowView& flow, Window& w) override;
   void on_timer(const FlowView& flow, Window& w) override;
-  [[nodiscard]] std::vector<std::string> trace_columns() const override;
-  void snapshot(std::vector<double>& values) const override;
+  [[nodiscard]] std::span<const TraceColumn> trace_columns() const override;
 
   /// The window-control target for window w, baseRTT and avgRTT (seconds).
   [[nodiscard]] double target(double w, double base_s, double avg_s) const;
@@ -96,7 +98,7 @@ class Fast final : public CongestionControl {
   double target_ = 0;
   double step_per_pkt_ = 0;
   Time next_update_ = Time::never();
-  Phase phase_ = Phase::Control;
+  Phase phase_ = Phase::kControl;
   Time phase_deadline_ = Time::never();
   int stable_ = 0;
   bool remedy_done_ = false;

@@ -1,4 +1,4 @@
-// HighSpeed TCP (RFC 3649; specs/algorithms.md "HSTCP").
+// HighSpeed TCP (RFC 3649; docs/algorithms.md "hstcp").
 // Choices where the sources are open:
 // - a(w) and b(w) come from the RFC's formulas, not Linux's 73-row table:
 //   p(w) = low_p * (w / low_window)^S with S = ln(high_p/low_p) / ln(high_window/low_window)
@@ -34,8 +34,7 @@ class HighSpeed final : public CongestionControl {
   void on_ack(const FlowView& flow, Window& w, const AckEvent& ack) override;
   [[nodiscard]] LossResponse on_loss(const FlowView& flow, const Window& w) override;
   [[nodiscard]] LossResponse on_timeout(const FlowView& flow, const Window& w) override;
-  [[nodiscard]] std::vector<std::string> trace_columns() const override { return {"hs_a", "hs_b"}; }
-  void snapshot(std::vector<double>& values) const override;
+  [[nodiscard]] std::span<const TraceColumn> trace_columns() const override;
 
  private:
   void refresh(double w);

@@ -1,5 +1,5 @@
-// TCP Illinois (Liu, Basar, Srikant 2008; Linux tcp_illinois; specs/algorithms.md
-// "Illinois"). AIMD whose increase alpha and decrease beta follow the average
+// TCP Illinois (Liu, Basar, Srikant 2008; Linux tcp_illinois; docs/algorithms.md
+// "illinois"). AIMD whose increase alpha and decrease beta follow the average
 // queueing delay da = avgRTT - baseRTT relative to the largest seen dm = maxRTT - baseRTT.
 // Choices:
 // - Once per round (at the ACK that ends it) from that round's samples: avgRTT is the
@@ -39,10 +39,7 @@ class Illinois final : public CongestionControl {
   void on_ack(const FlowView& flow, Window& w, const AckEvent& ack) override;
   [[nodiscard]] LossResponse on_loss(const FlowView& flow, const Window& w) override;
   [[nodiscard]] LossResponse on_timeout(const FlowView& flow, const Window& w) override;
-  [[nodiscard]] std::vector<std::string> trace_columns() const override {
-    return {"il_alpha", "il_beta", "il_da_s", "il_dm_s"};
-  }
-  void snapshot(std::vector<double>& values) const override;
+  [[nodiscard]] std::span<const TraceColumn> trace_columns() const override;
 
  private:
   void update_params(const FlowView& flow, const Window& w);

@@ -1,8 +1,9 @@
 // Typed algorithm parameters: each algorithm publishes a list of
 // {name, default, min, max, unit, help}; the scenario's "params" object is checked
 // against it once, and `fastsim algorithms` prints the same list.
-// A parameter with `choices` is a string option (e.g. FAST's base_rtt_correction):
-// the scenario gives one of the strings, the value is its index in `choices`.
+// A parameter with `choices` is a string option (e.g. FAST's base_rtt_correction): the
+// scenario gives one of the strings, the algorithm reads it back as that string
+// (ParamValues::choice) and maps it to its own enum.
 #pragma once
 
 #include <map>
@@ -18,31 +19,50 @@ struct ParamSpec {
       : name(std::move(n)), default_value(def), min(lo), max(hi), unit(std::move(u)), help(std::move(h)) {}
 
   std::string name;
-  double default_value = 0;
-  double min = 0;
-  double max = 0;
+  double default_value = 0;  ///< numbers only (a string option's default is choices.front())
+  double min = 0;            ///< numbers only
+  double max = 0;            ///< numbers only
   std::string unit;
   std::string help;
-  std::vector<std::string> choices;  ///< non-empty: a string option, value = index
+  std::vector<std::string> choices;  ///< non-empty: a string option, one of these
 };
 
-/// A string-option parameter (value = index into choices, default = first choice).
+/// A string-option parameter; its default is the first choice.
 inline ParamSpec choice_param(std::string name, std::vector<std::string> choices, std::string help) {
-  ParamSpec s(std::move(name), 0, 0, static_cast<double>(choices.size() - 1), "", std::move(help));
+  ParamSpec s(std::move(name), 0, 0, 0, "", std::move(help));
   s.choices = std::move(choices);
   return s;
 }
 
-/// Resolved parameter values (every spec'd name present, defaults filled in).
+/// Resolved parameter values (every spec'd name present, defaults filled in): a number
+/// per numeric parameter, a string per string option.
 class ParamValues {
  public:
+  /// Every parameter of `specs` at its default.
+  static ParamValues defaults(const std::vector<ParamSpec>& specs) {
+    ParamValues v;
+    for (const auto& s : specs) {
+      if (s.choices.empty()) {
+        v.set(s.name, s.default_value);
+      } else {
+        v.set_choice(s.name, s.choices.front());
+      }
+    }
+    return v;
+  }
+
   void set(const std::string& name, double v) { values_[name] = v; }
-  /// Precondition: `name` is one of the algorithm's specs.
+  /// Precondition: `choice` is one of the parameter's choices.
+  void set_choice(const std::string& name, std::string choice) { choices_[name] = std::move(choice); }
+  /// A numeric parameter. Precondition: `name` is one of the algorithm's numeric specs.
   [[nodiscard]] double get(const std::string& name) const { return values_.at(name); }
-  [[nodiscard]] const std::map<std::string, double>& all() const { return values_; }
+  /// A string option. Precondition: `name` is one of the algorithm's string options.
+  [[nodiscard]] const std::string& choice(const std::string& name) const { return choices_.at(name); }
+  [[nodiscard]] bool empty() const { return values_.empty() && choices_.empty(); }
 
  private:
   std::map<std::string, double> values_;
+  std::map<std::string, std::string> choices_;
 };
 
 }  // namespace fastsim::cc

@@ -1,5 +1,5 @@
 // Quick Vegas (Chan, Lin, Chan, Ho: an improved Vegas for high bandwidth-delay
-// product networks; specs/algorithms.md "Quick Vegas"). The Vegas backlog estimate
+// product networks; docs/algorithms.md "quick-vegas"). The Vegas backlog estimate
 // diff, but the window is adjusted only every other round, and growth is a per-ACK
 // increment incr that grows with the number succ of consecutive estimations below
 // alpha (at most doubling the window per RTT); above beta the window drops at once to
@@ -25,8 +25,7 @@ class QuickVegas final : public CongestionControl {
 
   void on_ack(const FlowView& flow, Window& w, const AckEvent& ack) override;
   [[nodiscard]] LossResponse on_loss(const FlowView& flow, const Window& w) override;
-  [[nodiscard]] std::vector<std::string> trace_columns() const override { return {"qv_diff", "qv_incr", "qv_succ"}; }
-  void snapshot(std::vector<double>& values) const override;
+  [[nodiscard]] std::span<const TraceColumn> trace_columns() const override;
   [[nodiscard]] double incr() const { return incr_; }
   [[nodiscard]] int succ() const { return succ_; }
 

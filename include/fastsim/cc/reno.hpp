@@ -1,10 +1,10 @@
-// Reno / NewReno window control (RFC 5681, RFC 6582; specs/algorithms.md "Reno").
+// Reno / NewReno window control (RFC 5681, RFC 6582; docs/algorithms.md "reno").
 // - Slow start with appropriate byte counting (RFC 3465, L = 2): one ACK covering
 //   two packets grows the window by two.
 // - Congestion avoidance: w += increase * acked / w (increase = 1 packet per RTT).
-// - Fast retransmit: ssthresh = max(w * (1 - decrease), 2); the sender recovers with
-//   cwnd = ssthresh (SACK) or ssthresh + 3 with inflation (NewReno).
-// - Timeout: ssthresh = max(w/2, 2), w = 1 (specs/algorithms.md).
+// - Fast retransmit: ssthresh = max(w * (1 - decrease), 2) (RFC 5681 section 3.2); the
+//   sender recovers with cwnd = ssthresh (SACK) or ssthresh + 3 with inflation (NewReno).
+// - Timeout: ssthresh = max(w/2, 2), w = 1 (RFC 5681 section 3.1; the base class default).
 // - No growth during recovery or when the window did not limit sending.
 #pragma once
 

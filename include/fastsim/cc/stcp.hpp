@@ -1,4 +1,4 @@
-// Scalable TCP (Kelly 2003; Linux tcp_scalable; specs/algorithms.md "STCP").
+// Scalable TCP (Kelly 2003; Linux tcp_scalable; docs/algorithms.md "stcp").
 // - Above low_window: w += a per packet acknowledged (counted in packets, so delayed
 //   ACKs do not halve it, as Linux's per-packet counter), i.e. x(1 + a) per RTT;
 //   on loss w = (1 - b) w.

@@ -1,4 +1,4 @@
-// TCP Vegas (Brakmo & Peterson 1995; Linux tcp_vegas; specs/algorithms.md "TCP Vegas").
+// TCP Vegas (Brakmo & Peterson 1995; Linux tcp_vegas; docs/algorithms.md "vegas").
 // Once per round, diff = w (RTT - baseRTT) / RTT estimates the packets this flow keeps
 // queued; below alpha the window grows by one packet, above beta it shrinks by one.
 // Choices:
@@ -54,8 +54,7 @@ class Vegas final : public CongestionControl {
 
   void on_ack(const FlowView& flow, Window& w, const AckEvent& ack) override;
   [[nodiscard]] LossResponse on_loss(const FlowView& flow, const Window& w) override;
-  [[nodiscard]] std::vector<std::string> trace_columns() const override { return {"vegas_diff"}; }
-  void snapshot(std::vector<double>& values) const override { values.push_back(core_.diff()); }
+  [[nodiscard]] std::span<const TraceColumn> trace_columns() const override;
   [[nodiscard]] double diff() const { return core_.diff(); }
 
  private:

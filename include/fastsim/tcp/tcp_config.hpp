@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "fastsim/cc/congestion_control.hpp"
 #include "fastsim/core/time.hpp"
 
 namespace fastsim::tcp {
@@ -19,9 +20,9 @@ struct TcpConfig {
   Duration min_rto = Duration::milliseconds(200);
   Duration initial_rto = Duration::seconds_int(1);
   Duration max_rto = Duration::seconds_int(60);
-  double initial_window = 10;      ///< packets (Linux IW10)
-  double initial_ssthresh = 1e18;  ///< packets; "infinite" by default
-  uint64_t receive_window = 0;     ///< packets; 0 = unlimited
+  double initial_window = 10;                       ///< packets (Linux IW10)
+  double initial_ssthresh = cc::kInfiniteSsthresh;  ///< packets; "infinite" by default
+  uint64_t receive_window = 0;                      ///< packets; 0 = unlimited
 };
 
 }  // namespace fastsim::tcp

@@ -145,7 +145,7 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   Time next_send_ = Time::zero();
 
   cc::Window w_;
-  cc::CaState state_ = cc::CaState::Open;
+  cc::CaState state_ = cc::CaState::kOpen;
   bool started_ = false;
   bool stopped_ = false;
   bool paused_ = false;
