@@ -1,17 +1,16 @@
-// Scenario parsing and validation (see parse.hpp). Expands the dumbbell and `count`
-// shorthands, fills defaults, resolves routes, and echoes the resolved scenario.
+// Scenario parsing and validation (see parse.hpp): the run's own keys, then one reader
+// per entity (parse_parts.hpp: topology, flows, UDP sources, arrivals), the checks that
+// need the whole scenario (link names, routes, arrival loads), and the resolved-scenario
+// echo. Also JSON loading and --set overrides.
 #include "fastsim/config/parse.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <fstream>
-#include <map>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 
-#include "fastsim/core/rng.hpp"
 #include "parse_parts.hpp"
 
 namespace fastsim::config {
@@ -28,14 +27,11 @@ ScenarioError::ScenarioError(Issues issues)
 using nlohmann::json;
 using namespace detail;
 
-Scenario parse_scenario(const json& doc) {
-  Issues issues;
-  Scenario s;
-  Reader top(doc, "", issues);
-  if (!top.is_object())
-    throw ScenarioError(issues);
-  json resolved = doc;
+namespace {
 
+/// name, description, seed, duration, sample_interval, warmup, metrics; returns the
+/// duration if it is valid.
+std::optional<Duration> read_run(Reader& top, Scenario& s, json& resolved) {
   s.name = top.string("name").value_or("scenario");
   s.description = top.string("description").value_or("");
   if (auto v = top.integer("seed", 0, INT64_MAX))
@@ -56,7 +52,7 @@ Scenario parse_scenario(const json& doc) {
   if (duration && s.warmup >= s.duration)
     top.error("warmup", "warmup must be shorter than duration");
   if (const json* m = top.get("metrics")) {
-    Reader mr(*m, "/metrics", issues);
+    Reader mr(*m, "/metrics", top.issues());
     if (auto v = mr.number("convergence_tolerance", 0.001, 1))
       s.convergence_tolerance = *v;
     mr.finish();
@@ -65,170 +61,85 @@ Scenario parse_scenario(const json& doc) {
   resolved["seed"] = s.seed;
   resolved["sample_interval"] = format_duration(s.sample_interval);
   resolved["warmup"] = format_duration(s.warmup);
+  return duration;
+}
 
-  tcp::TcpConfig base_tcp;
-  std::optional<uint64_t> base_rwnd;
+/// "/defaults": the TCP settings every flow starts from.
+TcpSettings read_defaults(Reader& top, json& resolved) {
+  TcpSettings defaults;
   if (const json* d = top.get("defaults")) {
-    Reader dr(*d, "/defaults", issues);
-    read_tcp(dr, base_tcp, base_rwnd);
-    check_tcp(dr, base_tcp);
+    Reader dr(*d, "/defaults", top.issues());
+    read_tcp(dr, defaults);
     dr.finish();
   }
-  resolved["defaults"] = tcp_to_json(base_tcp, base_rwnd);
+  resolved["defaults"] = tcp_to_json(defaults);
+  return defaults;
+}
 
-  // Topology.
-  const TopologyRead topology = read_topology(top, s);
-  std::set<std::string> node_ids(s.nodes.begin(), s.nodes.end());
-
-  // Flows.
-  std::set<std::string> flow_ids;
-  const json* flows = top.get("flows");
-  // Flows may be left out when other traffic (UDP sources, arrivals) is given.
-  const bool other_traffic = top.get("arrivals") != nullptr || top.get("udp") != nullptr;
-  if (flows == nullptr) {
-    if (!other_traffic)
-      top.error("flows", "missing required key (expected a non-empty array of flows, \"udp\" or \"arrivals\")");
-  } else if (!flows->is_array() || (flows->empty() && !other_traffic)) {
-    top.error("flows", fmt::format("expected a non-empty array of flows, got {}", flows->dump()));
-  } else {
-    for (size_t i = 0; i < flows->size(); ++i) {
-      const std::string fp = fmt::format("/flows/{}", i);
-      Reader fr((*flows)[i], fp, issues);
-      FlowSpec f;
-      f.tcp = base_tcp;
-      std::optional<uint64_t> rwnd = base_rwnd;
-      f.id = fr.id("id", true).value_or("");
-      f.json_index = i;
-      f.algorithm = fr.string("algorithm").value_or("reno");
-      const cc::AlgorithmInfo* algo = cc::find_algorithm(f.algorithm);
-      if (algo == nullptr) {
-        fr.error("algorithm", fmt::format("unknown algorithm \"{}\"; allowed: {}", f.algorithm, cc::algorithm_names()));
-      }
-      json params_echo;
-      f.params = read_params(fr, algo, params_echo);
-      f.start = fr.duration("start").value_or(Duration::zero());
-      f.stop = fr.duration("stop");
-      f.size_bytes = fr.size("size");
-      auto count = fr.integer("count", 1, 100000);
-      const std::optional<Duration> jitter = fr.duration("start_jitter");
-      const std::optional<uint64_t> max_window = fr.size("max_window");
-      if (const json* oo = fr.get("on_off")) {
-        Reader onr(*oo, fr.path_of("on_off"), issues);
-        auto on = onr.duration("on", true, true);
-        auto off = onr.duration("off", true, true);
-        onr.finish();
-        if (on && off)
-          f.on_off = OnOffPeriods{*on, *off};
-      }
-      const std::optional<Placement> placement = read_placement(fr, topology, node_ids, "flow");
-      read_tcp(fr, f.tcp, rwnd);
-      check_tcp(fr, f.tcp);
-      if (rwnd)
-        f.tcp.receive_window = std::max<uint64_t>(1, *rwnd / f.tcp.mss);
-      if (max_window) {  // a cap on data in flight: the smaller of it and the receive window applies
-        const uint64_t segs = std::max<uint64_t>(1, *max_window / f.tcp.mss);
-        f.tcp.receive_window = f.tcp.receive_window == 0 ? segs : std::min(f.tcp.receive_window, segs);
-      }
-      fr.finish();
-      if (!fr.is_object())
-        continue;
-
-      if (duration && f.start >= s.duration) {
-        fr.error("start", fmt::format("start {} is not before the end of the run ({})", format_duration(f.start),
-                                      format_duration(s.duration)));
-      }
-      if (f.stop && *f.stop <= f.start) {
-        fr.error("stop",
-                 fmt::format("stop {} must be after start {}", format_duration(*f.stop), format_duration(f.start)));
-      }
-      if (duration && jitter && f.start + *jitter >= s.duration) {
-        fr.error("start_jitter",
-                 fmt::format("start {} + start_jitter {} reaches the end of the run ({})", format_duration(f.start),
-                             format_duration(*jitter), format_duration(s.duration)));
-      }
-      if (f.stop && jitter && *f.stop <= f.start + *jitter) {
-        fr.error("start_jitter", fmt::format("start {} + start_jitter {} reaches stop {}", format_duration(f.start),
-                                             format_duration(*jitter), format_duration(*f.stop)));
-      }
-
-      json& echo = resolved["flows"][i];
-      echo["algorithm"] = f.algorithm;
-      if (algo != nullptr)
-        echo["params"] = params_echo;
-
-      const int64_t n = count.value_or(1);
-      for (int64_t k = 0; k < n; ++k) {
-        FlowSpec copy = f;
-        if (count)
-          copy.id = fmt::format("{}-{}", f.id, k);
-        if (!copy.id.empty() && !flow_ids.insert(copy.id).second) {
-          fr.error("id", fmt::format("duplicate flow id \"{}\"", copy.id));
-          break;
-        }
-        if (jitter && *jitter > Duration::zero()) {  // seeded per flow id: replicas differ, reruns do not
-          RandomStream rng(s.seed, "start_jitter/" + copy.id);
-          copy.start += Duration::picoseconds(static_cast<int64_t>(rng.uniform() * static_cast<double>(jitter->ps())));
-        }
-        if (placement)
-          place(s, topology, *placement, copy);
-        s.flows.push_back(std::move(copy));
-      }
-    }
+/// "/monitor": extra links to trace.
+void read_monitor(Reader& top, Scenario& s) {
+  const json* mon = top.get("monitor");
+  if (mon == nullptr)
+    return;
+  if (!mon->is_array() || !std::all_of(mon->begin(), mon->end(), [](const json& m) { return m.is_string(); })) {
+    top.error("monitor", fmt::format("expected an array of link ids, got {}", mon->dump()));
+    return;
   }
-
-  read_udp(top, s, topology, node_ids, duration, flow_ids);
-  read_arrivals(top, s, topology, node_ids, duration, flow_ids, base_tcp, base_rwnd);
-
-  // Extra monitored links.
-  if (const json* mon = top.get("monitor")) {
-    if (!mon->is_array() || !std::all_of(mon->begin(), mon->end(), [](const json& m) { return m.is_string(); })) {
-      top.error("monitor", fmt::format("expected an array of link ids, got {}", mon->dump()));
+  for (size_t i = 0; i < mon->size(); ++i) {
+    const std::string id = (*mon)[i].get<std::string>();
+    auto it = std::find_if(s.links.begin(), s.links.end(), [&](const LinkSpec& l) { return l.link.id == id; });
+    if (it == s.links.end()) {
+      top.issues().push_back({fmt::format("/monitor/{}", i), fmt::format("no link \"{}\"", id)});
     } else {
-      for (size_t i = 0; i < mon->size(); ++i) {
-        const std::string id = (*mon)[i].get<std::string>();
-        auto it = std::find_if(s.links.begin(), s.links.end(), [&](const LinkSpec& l) { return l.link.id == id; });
-        if (it == s.links.end()) {
-          issues.push_back({fmt::format("/monitor/{}", i), fmt::format("no link \"{}\"", id)});
-        } else {
-          it->monitor = true;
-        }
-      }
+      it->monitor = true;
     }
   }
-  top.finish();
+}
 
-  // Generated names (hosts and access links of the shorthand topologies) must not
-  // collide with each other or with the scenario's own.
-  if (issues.empty()) {
-    std::set<std::string> link_ids;
-    for (const auto& l : s.links) {
-      if (!link_ids.insert(l.link.id).second)
-        issues.push_back({"/flows", fmt::format("two links are named \"{}\": rename the flow, UDP source or arrival "
-                                                "whose id makes it",
-                                                l.link.id)});
-    }
+/// Generated names (hosts and access links of the shorthand topologies) must not collide
+/// with each other or with the scenario's own.
+void check_link_ids(const Scenario& s, Issues& issues) {
+  std::set<std::string> link_ids;
+  for (const auto& l : s.links) {
+    if (!link_ids.insert(l.link.id).second)
+      issues.push_back({"/flows", fmt::format("two links are named \"{}\": rename the flow, UDP source or arrival "
+                                              "whose id makes it",
+                                              l.link.id)});
   }
-  // Routes (only once the topology and flows are sound).
+}
+
+}  // namespace
+
+Scenario parse_scenario(const json& doc) {
+  Issues issues;
+  Scenario s;
+  Reader top(doc, "", issues);
+  if (!top.is_object())
+    throw ScenarioError(issues);
+  json resolved = doc;
+  const std::optional<Duration> duration = read_run(top, s, resolved);
+  TcpSettings defaults = read_defaults(top, resolved);
+  const TopologyRead topology = read_topology(top, s);
+  TrafficContext traffic{.topology = topology,
+                         .node_ids = {s.nodes.begin(), s.nodes.end()},
+                         .duration = duration,
+                         .seed = s.seed,
+                         .defaults = std::move(defaults),
+                         .ids = {}};
+  read_flows(top, s, traffic, resolved);
+  read_udp(top, s, traffic);
+  read_arrivals(top, s, traffic);
+  read_monitor(top, s);
+  top.finish();
   if (issues.empty())
+    check_link_ids(s, issues);
+  if (issues.empty())  // routes only once the topology and flows are sound
     resolve_routes(s, issues);
-  // An arrival "load" gives a rate only once the bottleneck is known.
-  for (size_t i = 0; issues.empty() && i < s.arrivals.size(); ++i) {
-    const ArrivalSpec& a = s.arrivals[i];
-    if (!a.load)
-      continue;
-    const auto it =
-        std::find_if(s.links.begin(), s.links.end(), [&](const LinkSpec& l) { return l.link.id == s.bottleneck; });
-    const double rate = *a.load * it->link.rate.to_double() / (8.0 * a.size.mean_bytes());
-    if (rate > 1e5) {
-      issues.push_back({fmt::format("/arrivals/{}/load", a.json_index),
-                        fmt::format("load {} of {} with a mean size of {:.6g} B is {:.3g} arrivals per second; at most "
-                                    "1e5 are allowed",
-                                    *a.load, format_rate(it->link.rate), a.size.mean_bytes(), rate)});
-    }
-  }
+  if (issues.empty())  // an arrival "load" gives a rate only once the bottleneck is known
+    check_arrival_loads(s, issues);
   if (!issues.empty())
     throw ScenarioError(issues);
-  s.resolved = resolved;
+  s.resolved = std::move(resolved);
   return s;
 }
 

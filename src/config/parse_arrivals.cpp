@@ -1,5 +1,7 @@
 // The scenario's "arrivals" array: Poisson arrivals of finite TCP flows with a size
 // distribution and a mix of paths (RTT classes) with weights (run/flow_arrivals.hpp).
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "parse_parts.hpp"
@@ -65,43 +67,29 @@ std::optional<traffic::SizeDistribution> read_size(Reader& a) {
 
 }  // namespace
 
-void read_arrivals(Reader& top, Scenario& s, const TopologyRead& topology, const std::set<std::string>& node_ids,
-                   std::optional<Duration> duration, std::set<std::string>& ids, const tcp::TcpConfig& base_tcp,
-                   std::optional<uint64_t> base_rwnd) {
-  const json* list = top.get("arrivals");
-  if (list == nullptr)
-    return;
-  if (!list->is_array()) {
-    top.error("arrivals", fmt::format("expected an array of arrival processes, got {}", list->dump()));
-    return;
-  }
-  for (size_t i = 0; i < list->size(); ++i) {
+void read_arrivals(Reader& top, Scenario& s, TrafficContext& ctx) {
+  const json* list = read_list(top, "arrivals", "arrival processes");
+  for (size_t i = 0; list != nullptr && i < list->size(); ++i) {
     Reader r((*list)[i], fmt::format("/arrivals/{}", i), top.issues());
     ArrivalSpec a;
     a.id = r.id("id", true).value_or("");
     a.json_index = i;
     FlowSpec tmpl;
     tmpl.json_index = i;
-    tmpl.tcp = base_tcp;
-    std::optional<uint64_t> rwnd = base_rwnd;
-    tmpl.algorithm = r.string("algorithm").value_or("reno");
-    const cc::AlgorithmInfo* algo = cc::find_algorithm(tmpl.algorithm);
-    if (algo == nullptr)
-      r.error("algorithm", fmt::format("unknown algorithm \"{}\"; allowed: {}", tmpl.algorithm, cc::algorithm_names()));
-    json params_echo;
-    tmpl.params = read_params(r, algo, params_echo);
+    json params_echo;  // (arrival processes echo no parameters)
+    read_algorithm(r, tmpl, params_echo);
     a.flows_per_s = r.number("rate", 1e-9, kMaxArrivalsPerSecond);
     a.load = r.number("load", 1e-9, 10);
     if ((r.get("rate") != nullptr) == (r.get("load") != nullptr) && r.is_object())  // (bad values: reported above)
       r.error("", "give exactly one of \"rate\" (flows per second) and \"load\" (fraction of the bottleneck rate)");
     auto size = read_size(r);
-    a.start = r.duration("start").value_or(Duration::zero());
-    a.stop = r.duration("stop");
+    const Timing timing = read_timing(r);
+    a.start = timing.start;
+    a.stop = timing.stop;
     a.traces = r.boolean("traces").value_or(false);
-    read_tcp(r, tmpl.tcp, rwnd);
-    check_tcp(r, tmpl.tcp);
-    if (rwnd)
-      tmpl.tcp.receive_window = std::max<uint64_t>(1, *rwnd / tmpl.tcp.mss);
+    TcpSettings tcp = ctx.defaults;
+    read_tcp(r, tcp);
+    tmpl.tcp = tcp.resolved();
 
     // Paths: a list of placements with weights, or the placement keys on the process itself.
     std::vector<std::pair<Placement, double>> paths;
@@ -114,7 +102,7 @@ void read_arrivals(Reader& top, Scenario& s, const TopologyRead& topology, const
         for (size_t k = 0; k < pl->size(); ++k) {
           Reader pr((*pl)[k], fmt::format("/arrivals/{}/paths/{}", i, k), top.issues());
           const double w = pr.number("weight", 1e-9, 1e9).value_or(1.0);
-          auto p = read_placement(pr, topology, node_ids, "path");
+          auto p = read_placement(pr, ctx.topology, ctx.node_ids, "path");
           pr.finish();
           if (p) {
             paths.emplace_back(*p, w);
@@ -123,7 +111,7 @@ void read_arrivals(Reader& top, Scenario& s, const TopologyRead& topology, const
           }
         }
       }
-    } else if (auto p = read_placement(r, topology, node_ids, "arrival process")) {
+    } else if (auto p = read_placement(r, ctx.topology, ctx.node_ids, "arrival process")) {
       paths.emplace_back(*p, 1.0);
     } else {
       paths_ok = false;
@@ -132,32 +120,41 @@ void read_arrivals(Reader& top, Scenario& s, const TopologyRead& topology, const
     if (!r.is_object() || !paths_ok || !size)
       continue;
     a.size = *size;
-    if (duration && a.start >= *duration) {
-      r.error("start", fmt::format("start {} is not before the end of the run ({})", format_duration(a.start),
-                                   format_duration(*duration)));
-    }
-    if (a.stop && *a.stop <= a.start)
-      r.error("stop",
-              fmt::format("stop {} must be after start {}", format_duration(*a.stop), format_duration(a.start)));
-    if (!a.id.empty() && !ids.insert(a.id).second) {
-      r.error("id", fmt::format("duplicate id \"{}\" (flows, UDP sources and arrivals share one namespace)", a.id));
+    check_timing(r, timing, ctx.duration);
+    if (!claim_id(r, a.id, ctx))
       continue;
-    }
     for (size_t k = 0; k < paths.size(); ++k) {
       FlowSpec p = tmpl;
       p.id = paths.size() == 1 ? a.id : fmt::format("{}.{}", a.id, k);
       // A path's hosts and links are named after it: its id must not be another's.
-      if (paths.size() > 1 && !ids.insert(p.id).second) {
+      if (paths.size() > 1 && !ctx.ids.insert(p.id).second) {
         r.error("paths", fmt::format("path id \"{}\" (named after the process) is already a flow, UDP source or "
                                      "arrival id",
                                      p.id));
         continue;
       }
-      place(s, topology, paths[k].first, p);
+      place(s, ctx.topology, paths[k].first, p);
       a.paths.push_back(std::move(p));
       a.weights.push_back(paths[k].second);
     }
     s.arrivals.push_back(std::move(a));
+  }
+}
+
+void check_arrival_loads(const Scenario& s, Issues& issues) {
+  const auto bottleneck =
+      std::find_if(s.links.begin(), s.links.end(), [&](const LinkSpec& l) { return l.link.id == s.bottleneck; });
+  for (const ArrivalSpec& a : s.arrivals) {
+    if (!a.load)
+      continue;
+    const double rate = *a.load * bottleneck->link.rate.to_double() / (8.0 * a.size.mean_bytes());
+    if (rate > kMaxArrivalsPerSecond) {
+      issues.push_back({fmt::format("/arrivals/{}/load", a.json_index),
+                        fmt::format("load {} of {} with a mean size of {:.6g} B is {:.3g} arrivals per second; at most "
+                                    "1e5 are allowed",
+                                    *a.load, format_rate(bottleneck->link.rate), a.size.mean_bytes(), rate)});
+      return;
+    }
   }
 }
 

@@ -1,76 +1,29 @@
-// Flow-level settings of the scenario parser: TCP settings (defaults and per-flow
-// overrides) and congestion-control parameters checked against their specs.
+// Settings every TCP sender of a scenario takes (flows and arrival processes): the
+// congestion-control algorithm with its parameters checked against their specs, and
+// the TCP settings ("defaults" and per-flow overrides) read, checked and echoed from
+// the table in tcp/tcp_settings.hpp.
 #include <algorithm>
+#include <variant>
 
 #include <fmt/format.h>
 
+#include "fastsim/tcp/tcp_settings.hpp"
 #include "parse_parts.hpp"
 
 namespace fastsim::config::detail {
 
 using nlohmann::json;
 
-void read_tcp(Reader& r, tcp::TcpConfig& cfg, std::optional<uint64_t>& rwnd_bytes) {
-  if (auto v = r.integer("mss", 1, 65535))
-    cfg.mss = static_cast<uint32_t>(*v);
-  if (auto v = r.integer("packet_size", 1, 65535))
-    cfg.packet_size = static_cast<uint32_t>(*v);
-  if (auto v = r.integer("ack_size", 1, 65535))
-    cfg.ack_size = static_cast<uint32_t>(*v);
-  if (auto v = r.boolean("delayed_ack"))
-    cfg.delayed_ack = *v;
-  if (auto v = r.duration("delayed_ack_timeout", false, true))
-    cfg.delayed_ack_timeout = *v;
-  if (auto v = r.boolean("sack"))
-    cfg.sack = *v;
-  if (auto v = r.boolean("newreno_impatient"))
-    cfg.newreno_impatient = *v;
-  if (auto v = r.integer("dupack_threshold", 1, 1000))
-    cfg.dupack_threshold = static_cast<uint32_t>(*v);
-  if (auto v = r.duration("min_rto", false, true))
-    cfg.min_rto = *v;
-  if (auto v = r.duration("initial_rto", false, true))
-    cfg.initial_rto = *v;
-  if (auto v = r.duration("max_rto", false, true))
-    cfg.max_rto = *v;
-  if (auto v = r.number("initial_window", 1, 1e7))
-    cfg.initial_window = *v;
-  if (auto v = r.number("initial_ssthresh", 2, cc::kInfiniteSsthresh))
-    cfg.initial_ssthresh = *v;
-  if (auto v = r.size("receive_window"))
-    rwnd_bytes = *v;
-}
+namespace {
 
-void check_tcp(Reader& r, const tcp::TcpConfig& cfg) {
-  if (cfg.packet_size < cfg.mss) {
-    r.error("packet_size", fmt::format("packet_size ({}) must be at least mss ({})", cfg.packet_size, cfg.mss));
-  }
-  if (cfg.max_rto < cfg.min_rto)
-    r.error("max_rto", "max_rto must be at least min_rto");
-  if (cfg.initial_rto > cfg.max_rto)
-    r.error("initial_rto", "initial_rto must not exceed max_rto");
-}
+template <class... Fns>
+struct Overloaded : Fns... {
+  using Fns::operator()...;
+};
+template <class... Fns>
+Overloaded(Fns...) -> Overloaded<Fns...>;
 
-json tcp_to_json(const tcp::TcpConfig& c, std::optional<uint64_t> rwnd_bytes) {
-  json j = {{"mss", c.mss},
-            {"packet_size", c.packet_size},
-            {"ack_size", c.ack_size},
-            {"delayed_ack", c.delayed_ack},
-            {"delayed_ack_timeout", format_duration(c.delayed_ack_timeout)},
-            {"sack", c.sack},
-            {"newreno_impatient", c.newreno_impatient},
-            {"dupack_threshold", c.dupack_threshold},
-            {"min_rto", format_duration(c.min_rto)},
-            {"initial_rto", format_duration(c.initial_rto)},
-            {"max_rto", format_duration(c.max_rto)},
-            {"initial_window", c.initial_window}};
-  if (!cc::is_infinite_ssthresh(c.initial_ssthresh))
-    j["initial_ssthresh"] = c.initial_ssthresh;
-  if (rwnd_bytes)
-    j["receive_window"] = *rwnd_bytes;
-  return j;
-}
-
+/// Checks "params" against the algorithm's specs; `echo` receives every value.
 cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& echo) {
   if (algo == nullptr) {
     flow.allow("params");
@@ -116,6 +69,79 @@ cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& e
   }
   echo = e;
   return values;
+}
+
+}  // namespace
+
+tcp::TcpConfig TcpSettings::resolved() const {
+  tcp::TcpConfig c = cfg;
+  if (receive_window_bytes)
+    c.receive_window = std::max<uint64_t>(1, *receive_window_bytes / c.mss);
+  return c;
+}
+
+void read_tcp(Reader& r, TcpSettings& s) {
+  tcp::TcpConfig& cfg = s.cfg;
+  for (const tcp::TcpSetting& setting : tcp::tcp_settings()) {
+    const std::string key(setting.name);
+    std::visit(
+        Overloaded{[&](uint32_t tcp::TcpConfig::*m) {
+                     if (auto v = r.integer(key, static_cast<int64_t>(setting.min), static_cast<int64_t>(setting.max)))
+                       cfg.*m = static_cast<uint32_t>(*v);
+                   },
+                   [&](bool tcp::TcpConfig::*m) {
+                     if (auto v = r.boolean(key))
+                       cfg.*m = *v;
+                   },
+                   [&](Duration tcp::TcpConfig::*m) {
+                     if (auto v = r.duration(key, false, true))
+                       cfg.*m = *v;
+                   },
+                   [&](double tcp::TcpConfig::*m) {
+                     if (auto v = r.number(key, setting.min, setting.max))
+                       cfg.*m = *v;
+                   },
+                   [&](uint64_t tcp::TcpConfig::*) {  // bytes until the mss is known (resolved())
+                     if (auto v = r.size(key))
+                       s.receive_window_bytes = *v;
+                   }},
+        setting.member);
+  }
+  if (cfg.packet_size < cfg.mss) {
+    r.error("packet_size", fmt::format("packet_size ({}) must be at least mss ({})", cfg.packet_size, cfg.mss));
+  }
+  if (cfg.max_rto < cfg.min_rto)
+    r.error("max_rto", "max_rto must be at least min_rto");
+  if (cfg.initial_rto > cfg.max_rto)
+    r.error("initial_rto", "initial_rto must not exceed max_rto");
+}
+
+json tcp_to_json(const TcpSettings& s) {
+  json j = json::object();
+  for (const tcp::TcpSetting& setting : tcp::tcp_settings()) {
+    const std::string key(setting.name);
+    std::visit(Overloaded{[&](Duration tcp::TcpConfig::*m) { j[key] = format_duration(s.cfg.*m); },
+                          [&](double tcp::TcpConfig::*m) {
+                            if (setting.unlimited_from == 0 || s.cfg.*m < setting.unlimited_from)
+                              j[key] = s.cfg.*m;
+                          },
+                          [&](uint64_t tcp::TcpConfig::*) {
+                            if (s.receive_window_bytes)
+                              j[key] = *s.receive_window_bytes;
+                          },
+                          [&](auto m) { j[key] = s.cfg.*m; }},
+               setting.member);
+  }
+  return j;
+}
+
+const cc::AlgorithmInfo* read_algorithm(Reader& r, FlowSpec& f, json& params_echo) {
+  f.algorithm = r.string("algorithm").value_or("reno");
+  const cc::AlgorithmInfo* algo = cc::find_algorithm(f.algorithm);
+  if (algo == nullptr)
+    r.error("algorithm", fmt::format("unknown algorithm \"{}\"; allowed: {}", f.algorithm, cc::algorithm_names()));
+  f.params = read_params(r, algo, params_echo);
+  return algo;
 }
 
 }  // namespace fastsim::config::detail

@@ -1,6 +1,9 @@
-// Internal pieces of the scenario parser, one concern per file: TCP settings and
-// algorithm parameters (parse_flow_settings.cpp), topologies and routes
-// (parse_topology.cpp). parse.cpp ties them together.
+// Internal pieces of the scenario parser, one reader per scenario entity: topology
+// (parse_topology.cpp), link (parse_link.cpp), flow (parse_flow.cpp), UDP source
+// (parse_udp.cpp), arrival process (parse_arrivals.cpp). What flows, UDP sources and
+// arrival processes share is read in one place: algorithm and TCP settings
+// (parse_flow_settings.cpp), timing and `count` replicas (parse_common.cpp), placement
+// (parse_placement.cpp). parse.cpp calls them in order.
 #pragma once
 
 #include <optional>
@@ -16,14 +19,23 @@
 
 namespace fastsim::config::detail {
 
-/// Reads TCP settings present in `r` on top of `cfg`; `rwnd_bytes` keeps the byte value.
-void read_tcp(Reader& r, tcp::TcpConfig& cfg, std::optional<uint64_t>& rwnd_bytes);
-/// Cross-field checks (packet_size >= mss, max_rto >= min_rto).
-void check_tcp(Reader& r, const tcp::TcpConfig& cfg);
+/// TCP settings as a scenario gives them ("defaults", then a flow's own keys): the
+/// receive window stays in bytes until the flow's mss is known.
+struct TcpSettings {
+  tcp::TcpConfig cfg;
+  std::optional<uint64_t> receive_window_bytes;
+  /// `cfg` with the receive window in packets (bytes / mss, at least one).
+  [[nodiscard]] tcp::TcpConfig resolved() const;
+};
+
+/// Reads the TCP settings present in `r` (tcp/tcp_settings.hpp) on top of `s`, and
+/// checks across fields (packet_size >= mss, min_rto <= initial_rto <= max_rto).
+void read_tcp(Reader& r, TcpSettings& s);
 /// All TCP settings with their values, for the resolved-scenario echo.
-nlohmann::json tcp_to_json(const tcp::TcpConfig& c, std::optional<uint64_t> rwnd_bytes);
-/// Checks "params" against the algorithm's specs; `echo` receives every value.
-cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, nlohmann::json& echo);
+nlohmann::json tcp_to_json(const TcpSettings& s);
+/// Reads "algorithm" (default "reno") and its "params" into `f`; nullptr (reported) for an
+/// unknown algorithm. `params_echo` receives every parameter value.
+const cc::AlgorithmInfo* read_algorithm(Reader& r, FlowSpec& f, nlohmann::json& params_echo);
 
 /// Whether a link description has a "delay" key.
 enum class DelayKey { kRequired, kOptional, kAbsent };
@@ -46,7 +58,7 @@ struct ParkingLotShape {
 struct TopologyRead {
   enum class Kind { kMissing, kExplicit, kDumbbell, kParkingLot };
   Kind kind = Kind::kMissing;
-  std::optional<DumbbellShape> dumbbell;        ///< set for a valid dumbbell
+  std::optional<DumbbellShape> dumbbell;       ///< set for a valid dumbbell
   std::optional<ParkingLotShape> parking_lot;  ///< set for a valid parking lot
   bool ok = false;                             ///< nodes and links are usable
   /// Hosts are made per flow (dumbbell, parking lot) rather than named by the scenario.
@@ -60,9 +72,9 @@ TopologyRead read_topology(Reader& top, Scenario& s);
 /// Where a flow, UDP source or class of arriving flows goes, as read from its object.
 struct Placement {
   // Shorthand topologies (hosts made per flow):
-  Duration rtt;                     ///< zero: not given
-  bool reverse = false;             ///< dumbbell: data from the right side to the left
-  size_t first_hop = 0;             ///< parking lot: hops crossed, 1-based inclusive
+  Duration rtt;          ///< zero: not given
+  bool reverse = false;  ///< dumbbell: data from the right side to the left
+  size_t first_hop = 0;  ///< parking lot: hops crossed, 1-based inclusive
   size_t last_hop = 0;
   std::optional<uint64_t> txqueuelen;  ///< packets; the sender's access-link buffer
   // Explicit topologies:
@@ -79,15 +91,49 @@ std::optional<Placement> read_placement(Reader& r, const TopologyRead& t, const 
 /// the explicit endpoints and route (resolved later by resolve_routes).
 void place(Scenario& s, const TopologyRead& t, const Placement& pl, FlowSpec& f);
 
-/// Reads "/udp" (constant-bit-rate sources) into s.udp; `ids` holds the flow ids so far.
-void read_udp(Reader& top, Scenario& s, const TopologyRead& topology, const std::set<std::string>& node_ids,
-              std::optional<Duration> duration, std::set<std::string>& ids);
+/// What the readers of flows, UDP sources and arrival processes need from the rest of
+/// the scenario.
+struct TrafficContext {
+  const TopologyRead& topology;
+  std::set<std::string> node_ids;    ///< the topology's nodes (before per-flow hosts)
+  std::optional<Duration> duration;  ///< the run's length (absent: invalid, reported)
+  uint64_t seed = 1;
+  TcpSettings defaults;       ///< "/defaults": where every flow's TCP settings start
+  std::set<std::string> ids;  ///< ids taken: flows, UDP sources and arrivals share one namespace
+};
 
-/// Reads "/arrivals" (Poisson arrivals of finite flows) into s.arrivals; flows of an
-/// arrival process start from `base_tcp` like flows do from "defaults".
-void read_arrivals(Reader& top, Scenario& s, const TopologyRead& topology, const std::set<std::string>& node_ids,
-                   std::optional<Duration> duration, std::set<std::string>& ids, const tcp::TcpConfig& base_tcp,
-                   std::optional<uint64_t> base_rwnd);
+/// When a flow, UDP source or arrival process is active.
+struct Timing {
+  Duration start;
+  std::optional<Duration> stop;
+  std::optional<Duration> start_jitter;  ///< flows only
+};
+
+/// Reads "start" (default 0) and "stop".
+Timing read_timing(Reader& r);
+/// start before the end of the run, stop after start, and start + start_jitter before both.
+void check_timing(Reader& r, const Timing& t, std::optional<Duration> duration);
+/// Reads "count" (replicas, 1 to 100000).
+std::optional<int64_t> read_count(Reader& r);
+/// Takes `id` in ctx.ids; false (reported on "id") if a flow, UDP source or arrival has it.
+bool claim_id(Reader& r, const std::string& id, TrafficContext& ctx);
+/// The ids of the `count` replicas of `id` ("<id>-0", "<id>-1", ...; `id` itself without
+/// count), each claimed; ends before the first one taken already.
+std::vector<std::string> replica_ids(Reader& r, const std::string& id, std::optional<int64_t> count,
+                                     TrafficContext& ctx);
+/// The top-level array `key` ("udp", "arrivals"); nullptr if absent or not an array (reported).
+const nlohmann::json* read_list(Reader& top, const std::string& key, const char* what);
+
+/// Reads "/flows" into s.flows (each `count` replica placed); echoes each flow's algorithm
+/// and parameters into `resolved`.
+void read_flows(Reader& top, Scenario& s, TrafficContext& ctx, nlohmann::json& resolved);
+/// Reads "/udp" (UDP sources) into s.udp.
+void read_udp(Reader& top, Scenario& s, TrafficContext& ctx);
+/// Reads "/arrivals" (Poisson arrivals of finite flows) into s.arrivals.
+void read_arrivals(Reader& top, Scenario& s, TrafficContext& ctx);
+/// Arrival processes given by "load": the rate they imply must not exceed 1e5 per second
+/// (needs the bottleneck: after resolve_routes). Reports the first one that does.
+void check_arrival_loads(const Scenario& s, Issues& issues);
 
 /// Fills every flow's data and ACK routes (node lists and link indices) not set yet,
 /// reports flows without a route, picks the bottleneck of an explicit topology and makes

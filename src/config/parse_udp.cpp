@@ -9,16 +9,9 @@ namespace fastsim::config::detail {
 
 using nlohmann::json;
 
-void read_udp(Reader& top, Scenario& s, const TopologyRead& topology, const std::set<std::string>& node_ids,
-              std::optional<Duration> duration, std::set<std::string>& ids) {
-  const json* list = top.get("udp");
-  if (list == nullptr)
-    return;
-  if (!list->is_array()) {
-    top.error("udp", fmt::format("expected an array of UDP sources, got {}", list->dump()));
-    return;
-  }
-  for (size_t i = 0; i < list->size(); ++i) {
+void read_udp(Reader& top, Scenario& s, TrafficContext& ctx) {
+  const json* list = read_list(top, "udp", "UDP sources");
+  for (size_t i = 0; list != nullptr && i < list->size(); ++i) {
     Reader r((*list)[i], fmt::format("/udp/{}", i), top.issues());
     UdpSpec u;
     u.path.id = r.id("id", true).value_or("");
@@ -29,9 +22,10 @@ void read_udp(Reader& top, Scenario& s, const TopologyRead& topology, const std:
     u.rate = r.rate("rate", u.type != UdpSpec::Type::kBurst).value_or(Rate{});
     if (auto v = r.integer("packet_size", 28, 65535))
       u.packet_size = static_cast<uint32_t>(*v);
-    u.start = r.duration("start").value_or(Duration::zero());
-    u.stop = r.duration("stop");
-    const auto count = r.integer("count", 1, 100000);
+    const Timing timing = read_timing(r);
+    u.start = timing.start;
+    u.stop = timing.stop;
+    const std::optional<int64_t> count = read_count(r);
     if (u.type == UdpSpec::Type::kParetoOnOff) {
       if (auto v = r.number("shape", 0, 100)) {
         if (*v <= 1.0) {
@@ -43,28 +37,16 @@ void read_udp(Reader& top, Scenario& s, const TopologyRead& topology, const std:
       u.mean_on = r.duration("mean_on", true, true).value_or(Duration::zero());
       u.mean_off = r.duration("mean_off", true, true).value_or(Duration::zero());
     }
-    const std::optional<Placement> placement = read_placement(r, topology, node_ids, "UDP source");
+    const std::optional<Placement> placement = read_placement(r, ctx.topology, ctx.node_ids, "UDP source");
     r.finish();
     if (!r.is_object())
       continue;
-    if (duration && u.start >= *duration) {
-      r.error("start", fmt::format("start {} is not before the end of the run ({})", format_duration(u.start),
-                                   format_duration(*duration)));
-    }
-    if (u.stop && *u.stop <= u.start)
-      r.error("stop",
-              fmt::format("stop {} must be after start {}", format_duration(*u.stop), format_duration(u.start)));
-    for (int64_t k = 0; k < count.value_or(1); ++k) {  // `count` replicas: ids <id>-0, <id>-1, ...
+    check_timing(r, timing, ctx.duration);
+    for (std::string& id : replica_ids(r, u.path.id, count, ctx)) {
       UdpSpec copy = u;
-      if (count)
-        copy.path.id = fmt::format("{}-{}", u.path.id, k);
-      if (!copy.path.id.empty() && !ids.insert(copy.path.id).second) {
-        r.error("id",
-                fmt::format("duplicate id \"{}\" (flows, UDP sources and arrivals share one namespace)", copy.path.id));
-        break;
-      }
+      copy.path.id = std::move(id);
       if (placement)
-        place(s, topology, *placement, copy.path);
+        place(s, ctx.topology, *placement, copy.path);
       s.udp.push_back(std::move(copy));
     }
   }

@@ -11,7 +11,7 @@
 
 #include "fastsim/cc/params.hpp"
 #include "fastsim/core/time.hpp"
-#include "fastsim/net/link.hpp"
+#include "fastsim/net/link_config.hpp"
 #include "fastsim/tcp/tcp_config.hpp"
 #include "fastsim/traffic/size_distribution.hpp"
 

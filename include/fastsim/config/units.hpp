@@ -14,7 +14,7 @@
 
 #include "fastsim/core/time.hpp"
 #include "fastsim/core/units.hpp"
-#include "fastsim/net/link.hpp"
+#include "fastsim/net/link_config.hpp"
 
 namespace fastsim::config {
 

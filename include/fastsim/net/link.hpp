@@ -41,27 +41,12 @@
 #include "fastsim/core/simulator.hpp"
 #include "fastsim/core/units.hpp"
 #include "fastsim/net/dummynet_pipe.hpp"
+#include "fastsim/net/link_config.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/red.hpp"
 #include "fastsim/net/route.hpp"
 
 namespace fastsim::net {
-
-/// Buffer size: in packets or in bytes (exactly one is non-zero).
-struct BufferLimit {
-  uint64_t packets = 0;
-  uint64_t bytes = 0;
-};
-
-struct LinkConfig {
-  std::string id;
-  Rate rate;
-  Duration delay;
-  BufferLimit buffer;
-  double loss_rate = 0.0;
-  Duration tick;                 ///< > 0: a dummynet pipe served at this scheduler tick
-  std::optional<RedParams> red;  ///< RED in front of the queue (the buffer limit still applies)
-};
 
 /// Cumulative counters of a link since the start of the run.
 struct LinkCounters {

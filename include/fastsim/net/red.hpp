@@ -17,17 +17,9 @@
 
 #include "fastsim/core/rng.hpp"
 #include "fastsim/core/time.hpp"
+#include "fastsim/net/link_config.hpp"  // RedParams
 
 namespace fastsim::net {
-
-struct RedParams {
-  double min_th = 5;   ///< packets
-  double max_th = 15;  ///< packets
-  double max_p = 0.1;  ///< drop probability at max_th
-  double weight = 0.002;
-  bool gentle = true;
-  uint32_t mean_packet_size = 1500;  ///< bytes; sets the idle decay
-};
 
 class RedGate {
  public:

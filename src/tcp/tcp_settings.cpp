@@ -1,0 +1,33 @@
+// The table of TCP settings (tcp_settings.hpp): keys, bounds and meanings of every
+// TcpConfig field a scenario may set.
+#include "fastsim/tcp/tcp_settings.hpp"
+
+#include "fastsim/cc/congestion_control.hpp"
+
+namespace fastsim::tcp {
+
+std::span<const TcpSetting> tcp_settings() {
+  static const TcpSetting kSettings[] = {
+      {"mss", &TcpConfig::mss, "bytes", 1, 65535, 0, "payload bytes per segment (goodput counts these)"},
+      {"packet_size", &TcpConfig::packet_size, "bytes", 1, 65535, 0, "on-the-wire bytes of a data packet (>= mss)"},
+      {"ack_size", &TcpConfig::ack_size, "bytes", 1, 65535, 0, "on-the-wire bytes of an ACK"},
+      {"delayed_ack", &TcpConfig::delayed_ack, "", 0, 0, 0, "ACK every second in-order segment"},
+      {"delayed_ack_timeout", &TcpConfig::delayed_ack_timeout, "duration", 0, 0, 0, "delayed-ACK timer"},
+      {"sack", &TcpConfig::sack, "", 0, 0, 0, "SACK-based recovery (RFC 6675) instead of NewReno (RFC 6582)"},
+      {"newreno_impatient", &TcpConfig::newreno_impatient, "", 0, 0, 0,
+       "NewReno re-arms the RTO only on the first partial ACK (RFC 6582 section 4); false: on every one"},
+      {"dupack_threshold", &TcpConfig::dupack_threshold, "packets", 1, 1000, 0,
+       "duplicate ACKs (or SACKed segments above a hole) that signal a loss"},
+      {"min_rto", &TcpConfig::min_rto, "duration", 0, 0, 0, "RTO floor, added as RFC 6298's G term"},
+      {"initial_rto", &TcpConfig::initial_rto, "duration", 0, 0, 0, "RTO before the first RTT sample"},
+      {"max_rto", &TcpConfig::max_rto, "duration", 0, 0, 0, "RTO cap after backoff"},
+      {"initial_window", &TcpConfig::initial_window, "packets", 1, 1e7, 0, "initial congestion window"},
+      {"initial_ssthresh", &TcpConfig::initial_ssthresh, "packets", 2, cc::kInfiniteSsthresh,
+       cc::kInfiniteSsthresh / 10, "initial slow-start threshold (default: infinite)"},
+      {"receive_window", &TcpConfig::receive_window, "bytes", 0, 0, 0,
+       "bytes the receiver advertises (default: unlimited)"},
+  };
+  return kSettings;
+}
+
+}  // namespace fastsim::tcp
