@@ -16,6 +16,7 @@
 #include "fastsim/sweep/collect.hpp"
 #include "fastsim/sweep/run_store.hpp"
 #include "fastsim/trace/atomic_file.hpp"
+#include "terminal_reporter.hpp"
 
 namespace fastsim::cli {
 
@@ -147,10 +148,11 @@ int cmd_sweep(const std::vector<std::string>& args) {
       std::cerr << fmt::format("[sweep] {} runs, {} to do ({} backend) -> {}\n", runs.size(), todo.size(), backend,
                                out);
     }
+    TerminalReporter reporter(quiet);
     if (backend == "local") {
-      sweep::run_local(dir, todo, jobs, !quiet);
+      sweep::run_local(dir, todo, jobs, reporter);
     } else {
-      sweep::run_slurm(dir, todo, slurm, self_binary());
+      sweep::run_slurm(dir, todo, slurm, self_binary(), reporter);
       if (slurm.dry_run)
         return kOk;
     }
@@ -185,7 +187,8 @@ int cmd_sweep_task(const std::vector<std::string>& args) {
     std::cerr << "usage: fastsim sweep-task OUT --list FILE --task N --pack K (run by SLURM array tasks)\n";
     return kUsage;
   }
-  return sweep::run_task(out, list, task, pack);
+  TerminalReporter reporter(false);
+  return sweep::run_task(out, list, task, pack, reporter);
 }
 
 int cmd_collect(const std::vector<std::string>& args) {
@@ -276,7 +279,8 @@ int cmd_check(const std::vector<std::string>& args) {
       trace::write_file_atomically(sc.string(), p.scenario.dump(2) + "\n");
       todo.push_back(p);
     }
-    sweep::run_local(dir, todo, jobs, vm.count("quiet") == 0 && !todo.empty());
+    TerminalReporter reporter(vm.count("quiet") > 0 || todo.empty());
+    sweep::run_local(dir, todo, jobs, reporter);
   } catch (const std::exception& e) {
     std::cerr << "fastsim check: failed: " << e.what() << "\n";
     return kRunFailed;

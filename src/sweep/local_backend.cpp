@@ -86,7 +86,7 @@ std::string eta(double seconds) {
 
 }  // namespace
 
-size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t jobs, bool progress) {
+size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t jobs, Reporter& reporter) {
   std::deque<const RunPlan*> pending;
   for (const auto& r : todo)
     pending.push_back(&r);
@@ -95,14 +95,11 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
   const size_t total = todo.size();
   const auto start = std::chrono::steady_clock::now();
   auto report = [&] {
-    if (!progress)
-      return;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string left = done > 0 ? eta(elapsed / static_cast<double>(done) * static_cast<double>(total - done))
                                       : std::string("--:--:--");
-    std::cerr << fmt::format("\r[sweep] {}/{} done, {} failed, {} running, ETA {}   ", done, total, failed,
-                             running.size(), left)
-              << std::flush;
+    reporter.progress(
+        fmt::format("[sweep] {}/{} done, {} failed, {} running, ETA {}", done, total, failed, running.size(), left));
   };
   report();
   const StopSignals stop_signals;
@@ -112,8 +109,8 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
         kill(worker, SIGTERM);
       for (const auto& [worker, run] : running)
         waitpid(worker, nullptr, 0);
-      std::cerr << fmt::format("\n[sweep] stopped by signal {}: {} runs unfinished (--resume runs them)\n",
-                               static_cast<int>(g_stop_signal), total - done);
+      reporter.note(fmt::format("[sweep] stopped by signal {}: {} runs unfinished (--resume runs them)",
+                                static_cast<int>(g_stop_signal), total - done));
       const int sig = g_stop_signal;
       signal(sig, SIG_DFL);
       raise(sig);
@@ -155,8 +152,7 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
       ++failed;
     report();
   }
-  if (progress)
-    std::cerr << "\n";
+  reporter.finish();
   return failed;
 }
 

@@ -113,7 +113,7 @@ std::vector<ArrayJob> plan_arrays(const fs::path& out, const std::vector<RunPlan
 }
 
 size_t run_slurm(const fs::path& out, const std::vector<RunPlan>& todo, const SlurmOptions& o,
-                 const std::string& binary) {
+                 const std::string& binary, Reporter& reporter) {
   if (todo.empty())
     return 0;
   const size_t max_array = o.max_array_size > 0 ? o.max_array_size : cluster_max_array_size();
@@ -126,7 +126,7 @@ size_t run_slurm(const fs::path& out, const std::vector<RunPlan>& todo, const Sl
     trace::write_file_atomically(a.list.string(), ids);
     trace::write_file_atomically(a.script.string(), a.text);
     if (o.dry_run)
-      std::cout << "# " << a.script.string() << "\n" << a.text << "\n";
+      reporter.output(fmt::format("# {}\n{}\n", a.script.string(), a.text));
   }
   if (o.dry_run)
     return 0;
@@ -137,8 +137,8 @@ size_t run_slurm(const fs::path& out, const std::vector<RunPlan>& todo, const Sl
       throw std::runtime_error(fmt::format("sbatch {} failed ({}): {}", a.script.string(), rc, text));
     const std::string id = text.substr(0, text.find_first_of(";\n"));  // "JOBID[;cluster]"
     job_ids.push_back(id);
-    std::cerr << fmt::format("[sweep] submitted {} ({} tasks, {} runs) as job {}\n", a.script.filename().string(),
-                             a.tasks, a.run_ids.size(), id);
+    reporter.note(fmt::format("[sweep] submitted {} ({} tasks, {} runs) as job {}", a.script.filename().string(),
+                              a.tasks, a.run_ids.size(), id));
   }
   // Wait until no task of ours is pending or running (squeue forgets finished jobs after
   // MinJobAge; "Invalid job id" then also means finished).
@@ -159,14 +159,13 @@ size_t run_slurm(const fs::path& out, const std::vector<RunPlan>& todo, const Sl
     for (const auto& r : todo)
       done += run_state(out, r.id) == RunState::kMissing ? 0 : 1;
     if (done != last_done) {
-      std::cerr << fmt::format("\r[sweep] {}/{} runs have a status, {} array tasks queued or running   ", done,
-                               todo.size(), active)
-                << std::flush;
+      reporter.progress(
+          fmt::format("[sweep] {}/{} runs have a status, {} array tasks queued or running", done, todo.size(), active));
       last_done = done;
     }
     std::this_thread::sleep_for(std::chrono::duration<double>(o.poll_seconds));
   }
-  std::cerr << "\n";
+  reporter.finish();
   size_t failed = 0;
   for (const auto& r : todo) {
     if (run_state(out, r.id) != RunState::kOk)
@@ -175,10 +174,10 @@ size_t run_slurm(const fs::path& out, const std::vector<RunPlan>& todo, const Sl
   return failed;
 }
 
-int run_task(const fs::path& out, const fs::path& list, size_t task, size_t pack) {
+int run_task(const fs::path& out, const fs::path& list, size_t task, size_t pack, Reporter& reporter) {
   std::ifstream in(list);
   if (!in) {
-    std::cerr << fmt::format("sweep-task: cannot read {}\n", list.string());
+    reporter.note(fmt::format("sweep-task: cannot read {}", list.string()));
     return 2;
   }
   std::vector<std::string> ids;
@@ -190,10 +189,10 @@ int run_task(const fs::path& out, const fs::path& list, size_t task, size_t pack
   for (size_t i = task * pack; i < std::min(ids.size(), (task + 1) * pack); ++i) {
     const fs::path dir = run_dir(out, ids[i]);
     std::ofstream log(dir / "log.txt");
-    std::cerr << fmt::format("[sweep-task] run {}\n", ids[i]);
+    reporter.note(fmt::format("[sweep-task] run {}", ids[i]));
     const int rc = execute_run(dir, log);
     if (rc != 0)
-      std::cerr << fmt::format("[sweep-task] run {} failed with exit code {}\n", ids[i], rc);
+      reporter.note(fmt::format("[sweep-task] run {} failed with exit code {}", ids[i], rc));
     worst = std::max(worst, rc);
   }
   return worst;

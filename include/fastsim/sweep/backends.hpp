@@ -1,8 +1,7 @@
 // Where a sweep's runs execute. Both backends run exactly the runs they are given (the
 // caller leaves out those with a successful status for --resume) and leave one
 // status.json per run (run_store.hpp); both end by listing the runs that failed.
-// - Local: a pool of worker processes (fork per run, so a crash takes down one run only),
-//   progress on stderr.
+// - Local: a pool of worker processes (fork per run, so a crash takes down one run only).
 // - SLURM: job-array batch scripts (runs packed K per task, arrays split at the
 //   cluster's MaxArraySize), submitted with sbatch and followed by polling squeue;
 //   each task runs `fastsim sweep-task`. Facts about SLURM: docs/sweeps.md, "SLURM notes".
@@ -11,14 +10,31 @@
 #include <cstddef>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fastsim/sweep/sweep_spec.hpp"
 
 namespace fastsim::sweep {
 
+/// Where a backend reports what it is doing. Backends never write to the terminal
+/// themselves: the CLI decides how reports look (a progress line redrawn in place on a
+/// terminal, plain lines in a log file, nothing with --quiet). This base reports nothing.
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  /// The current progress; replaces the previous progress line.
+  virtual void progress(std::string_view /*line*/) {}
+  /// A message that stays: a submission, a stop by signal, a task's run and failure.
+  virtual void note(std::string_view /*line*/) {}
+  /// Text for standard output (the batch scripts of a dry run).
+  virtual void output(std::string_view /*text*/) {}
+  /// No more progress follows (ends a progress line left open).
+  virtual void finish() {}
+};
+
 /// Runs `todo` with `jobs` worker processes; returns the number of failed runs.
-size_t run_local(const std::filesystem::path& out, const std::vector<RunPlan>& todo, size_t jobs, bool progress);
+size_t run_local(const std::filesystem::path& out, const std::vector<RunPlan>& todo, size_t jobs, Reporter& reporter);
 
 struct SlurmOptions {
   size_t pack = 1;            ///< runs per array task
@@ -47,10 +63,11 @@ std::vector<ArrayJob> plan_arrays(const std::filesystem::path& out, const std::v
 /// failed runs (no status or a non-zero exit code), or throws std::runtime_error when
 /// SLURM itself fails (sbatch missing, submission refused).
 size_t run_slurm(const std::filesystem::path& out, const std::vector<RunPlan>& todo, const SlurmOptions& o,
-                 const std::string& binary);
+                 const std::string& binary, Reporter& reporter);
 
 /// Body of one array task: runs lines [task K, task K + K) of `list`; returns non-zero if
 /// any of them failed.
-int run_task(const std::filesystem::path& out, const std::filesystem::path& list, size_t task, size_t pack);
+int run_task(const std::filesystem::path& out, const std::filesystem::path& list, size_t task, size_t pack,
+             Reporter& reporter);
 
 }  // namespace fastsim::sweep
