@@ -51,7 +51,7 @@ UdpResult udp_result(const UdpRuntime& u, double run_end_s) {
   ur.rate_bps = u.spec->rate.bps > 0 ? u.spec->rate.to_double() : u.route.links.front()->config().rate.to_double();
   ur.start_s = u.spec->start.to_seconds();
   ur.stop_s = u.spec->stop ? u.spec->stop->to_seconds() : run_end_s;
-  ur.packets_sent = u.sent();
+  ur.packets_sent = u.source->sent();
   ur.packets_delivered = u.sink->packets();
   ur.drops = u.counters.queue_drops + u.counters.random_losses;
   return ur;

@@ -11,6 +11,7 @@
 #include "fastsim/trace/atomic_file.hpp"
 #include "fastsim/trace/flow_probe.hpp"
 #include "fastsim/trace/link_probe.hpp"
+#include "fastsim/trace/udp_probe.hpp"
 
 namespace fastsim::run {
 
@@ -23,15 +24,15 @@ double peak_rss_mb() {
 }
 
 /// Creates the output folders and removes a previous run's outputs (only the files
-/// fastsim writes: summary.json and the CSVs of flows/, links/ and arrivals/), so that no
-/// stale trace of a flow that no longer exists survives.
+/// fastsim writes: summary.json and the CSVs of flows/, links/, udp/ and arrivals/), so
+/// that no stale trace of a flow that no longer exists survives.
 void prepare_out_dir(const std::string& dir) {
   namespace fs = std::filesystem;
-  fs::create_directories(dir + "/flows");
-  fs::create_directories(dir + "/links");
-  fs::create_directories(dir + "/arrivals");
+  constexpr const char* kTraceFolders[] = {"/flows", "/links", "/udp", "/arrivals"};
+  for (const char* sub : kTraceFolders)
+    fs::create_directories(dir + sub);
   fs::remove(dir + "/summary.json");
-  for (const char* sub : {"/flows", "/links", "/arrivals"}) {
+  for (const char* sub : kTraceFolders) {
     for (const auto& e : fs::directory_iterator(dir + sub)) {
       if (e.is_regular_file() && e.path().extension() == ".csv")
         fs::remove(e.path());
@@ -69,6 +70,8 @@ void Experiment::add_probes() {
     if (l.monitor)
       probes_.links[l.link.id] = &sampler_.add(std::make_unique<trace::LinkProbe>(network_->link(l.link.id)));
   }
+  for (auto& u : network_->udp())
+    sampler_.add(std::make_unique<trace::UdpProbe>(u->spec->path.id, *u->source, *u->sink, u->counters));
   for (auto& a : network_->arrivals())
     sampler_.add(std::make_unique<trace::ArrivalProbe>(*a));
 }

@@ -56,12 +56,12 @@ void Network::build_udp_sources(Simulator& sim, net::PacketPool& pool) {
     const Time stop = spec.stop ? Time::at(*spec.stop) : Time::at(scenario_.duration);
     if (spec.type == config::UdpSpec::Type::kParetoOnOff) {
       const traffic::ParetoOnOffSource::Params p{spec.rate, spec.packet_size, spec.shape, spec.mean_on, spec.mean_off};
-      u->pareto = std::make_unique<traffic::ParetoOnOffSource>(sim, pool, &u->route, p, start, stop, scenario_.seed,
+      u->source = std::make_unique<traffic::ParetoOnOffSource>(sim, pool, &u->route, p, start, stop, scenario_.seed,
                                                                spec.path.id);
     } else {
       // A burst without a rate goes at the line rate of its first link.
       const Rate rate = spec.rate.bps > 0 ? spec.rate : u->route.links.front()->config().rate;
-      u->cbr = std::make_unique<traffic::CbrSource>(sim, pool, &u->route, rate, spec.packet_size, start, stop);
+      u->source = std::make_unique<traffic::CbrSource>(sim, pool, &u->route, rate, spec.packet_size, start, stop);
     }
     udp_.push_back(std::move(u));
   }
@@ -99,12 +99,8 @@ void Network::chain_single_fed_links() {
 }
 
 void Network::start_sources() {
-  for (auto& u : udp_) {
-    if (u->cbr)
-      u->cbr->start();
-    else
-      u->pareto->start();
-  }
+  for (auto& u : udp_)
+    u->source->start();
   for (auto& a : arrivals_)
     a->start();
 }

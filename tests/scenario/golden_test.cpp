@@ -36,7 +36,7 @@ TEST_CASE("a fixed scenario reproduces the checked-in outputs byte for byte", "[
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   const auto produced = outputs(out);
-  REQUIRE(produced.size() == 8);  // summary, 6 flow traces, 1 link trace
+  REQUIRE(produced.size() == 9);  // summary, 6 flow traces, 1 link trace, 1 UDP trace
 
   const fs::path expected_dir = golden / "expected";
   if (std::getenv("FASTSIM_UPDATE_GOLDEN") != nullptr) {

@@ -36,9 +36,7 @@ struct UdpRuntime {
   net::RouteCounters counters;
   net::Route route;
   std::unique_ptr<traffic::CountingSink> sink;
-  std::unique_ptr<traffic::CbrSource> cbr;  ///< constant bit rate and bursts
-  std::unique_ptr<traffic::ParetoOnOffSource> pareto;
-  [[nodiscard]] uint64_t sent() const { return cbr ? cbr->sent() : pareto->sent(); }
+  std::unique_ptr<traffic::UdpSource> source;  ///< CBR (also bursts) or Pareto on/off
 };
 
 class Network {

@@ -16,11 +16,11 @@
 #include "fastsim/net/link.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/route.hpp"
-#include "fastsim/traffic/cbr_source.hpp"
+#include "fastsim/traffic/udp_source.hpp"
 
 namespace fastsim::traffic {
 
-class ParetoOnOffSource final : public Event {
+class ParetoOnOffSource final : public UdpSource {
  public:
   struct Params {
     Rate peak;
@@ -46,7 +46,7 @@ class ParetoOnOffSource final : public Event {
       sim_.cancel(*this);
   }
   /// Schedules the first burst (at `start`).
-  void start() { sim_.schedule_at(*this, start_); }
+  void start() override { sim_.schedule_at(*this, start_); }
 
   void fire() override {
     if (left_in_burst_ == 0) {  // a new burst (capped far beyond any run: the tail is unbounded)
@@ -64,7 +64,6 @@ class ParetoOnOffSource final : public Event {
     if (next < stop_)
       sim_.schedule_at(*this, next);
   }
-  [[nodiscard]] uint64_t sent() const { return sent_; }
 
  private:
   Simulator& sim_;
@@ -77,7 +76,6 @@ class ParetoOnOffSource final : public Event {
   double mean_burst_pkts_;
   Time start_;
   uint64_t left_in_burst_ = 0;
-  uint64_t sent_ = 0;
 };
 
 }  // namespace fastsim::traffic
