@@ -70,8 +70,16 @@ void Experiment::add_probes() {
     if (l.monitor)
       probes_.links[l.link.id] = &sampler_.add(std::make_unique<trace::LinkProbe>(network_->link(l.link.id)));
   }
-  for (auto& u : network_->udp())
-    sampler_.add(std::make_unique<trace::UdpProbe>(u->spec->path.id, *u->source, *u->sink, u->counters));
+  // One probe per UDP entry of the scenario: its `count` replicas are consecutive.
+  const auto& udp = network_->udp();
+  for (size_t i = 0; i < udp.size();) {
+    const size_t entry = udp[i]->spec->path.json_index;
+    std::vector<trace::UdpProbe::Member> members;
+    for (; i < udp.size() && udp[i]->spec->path.json_index == entry; ++i)
+      members.push_back({udp[i]->source.get(), udp[i]->sink.get(), &udp[i]->counters});
+    sampler_.add(std::make_unique<trace::UdpProbe>(scenario_.resolved.at("udp").at(entry).at("id").get<std::string>(),
+                                                   std::move(members)));
+  }
   for (auto& a : network_->arrivals())
     sampler_.add(std::make_unique<trace::ArrivalProbe>(*a));
 }

@@ -13,11 +13,16 @@ void UdpProbe::open(const std::string& out_dir, size_t buffer) {
 void UdpProbe::sample(Time now, Duration tau) {
   if (!file_)
     return;
-  const uint64_t bytes = sink_.bytes();
+  uint64_t sent = 0, delivered = 0, drops = 0, bytes = 0;
+  for (const Member& m : members_) {
+    sent += m.source->sent();
+    delivered += m.sink->packets();
+    drops += m.counters->queue_drops + m.counters->random_losses;
+    bytes += m.sink->bytes();
+  }
   const double rate = static_cast<double>(bytes - bytes_at_last_sample_) * 8.0 / tau.to_seconds();
   bytes_at_last_sample_ = bytes;
-  file_->print("{:.6f},{},{},{},{:.6g}\n", now.to_seconds(), source_.sent(), sink_.packets(),
-               counters_.queue_drops + counters_.random_losses, rate);
+  file_->print("{:.6f},{},{},{},{:.6g}\n", now.to_seconds(), sent, delivered, drops, rate);
 }
 
 void UdpProbe::commit() {

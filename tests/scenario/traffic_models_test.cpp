@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -297,4 +299,39 @@ TEST_CASE("delay-based senders slow-start back after a timeout", "[scenario][udp
   CHECK(r.flows[0].timeouts >= 1);
   const double after = mean_of(r.flows[0].goodput_samples_bps, 20, 30);
   CHECK(after > 0.8 * 50e6 * 1460 / 1500);
+}
+
+TEST_CASE("udp/<id>.csv sums an entry's replicas: counts and the delivered rate", "[scenario][udp][traces]") {
+  const auto s = scenario_from(dumbbell(R"({"rate": "100Mbps", "delay": "5ms", "buffer": "1000pkt"})", "5s",
+                                        R"("sample_interval": "1s", "flows": [],
+                                           "udp": [{"id": "cbr", "count": 2, "rtt": "20ms", "rate": "10Mbps",
+                                                    "packet_size": 1000, "start": "1s"}])"));
+  const auto dir = fastsim::testing::temp_dir("udp-trace");
+  run::Experiment exp(s);
+  const auto& r = exp.run({dir.string(), {}});
+  REQUIRE(r.udp.size() == 2);
+  REQUIRE_FALSE(std::filesystem::exists(dir / "udp" / "cbr-0.csv"));
+  const std::string text = fastsim::testing::read_file(dir / "udp" / "cbr.csv");
+  std::istringstream lines(text);
+  std::string header;
+  std::getline(lines, header);
+  CHECK(header == "time_s,packets_sent,packets_delivered,drops,delivered_bps");
+  std::vector<std::vector<double>> rows;
+  for (std::string line; std::getline(lines, line);) {
+    std::vector<double> row;
+    std::istringstream cells(line);
+    for (std::string cell; std::getline(cells, cell, ',');)
+      row.push_back(std::stod(cell));
+    rows.push_back(row);
+  }
+  REQUIRE(rows.size() == 5);
+  CHECK(rows[0][1] == 2);  // each replica's first packet leaves at 1 s, the end of the first period
+  CHECK(rows[0][2] == 0);
+  // Two sources of 1250 packets per second each: 2500 sent per second from 1 s.
+  CHECK(rows.back()[1] == static_cast<double>(r.udp[0].packets_sent + r.udp[1].packets_sent));
+  CHECK(rows.back()[2] == static_cast<double>(r.udp[0].packets_delivered + r.udp[1].packets_delivered));
+  CHECK(rows.back()[3] == 0);
+  for (size_t k = 2; k < rows.size(); ++k)  // full periods after the first packets arrived
+    CHECK(rows[k][4] == Approx(20e6).epsilon(1e-9));
+  std::filesystem::remove_all(dir);
 }
