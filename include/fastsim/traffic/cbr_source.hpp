@@ -20,18 +20,12 @@ class CbrSource final : public UdpSource {
   /// Sends `packet_bytes`-byte packets at `rate` over `route` during [start, stop), once started.
   CbrSource(Simulator& sim, net::PacketPool& pool, const net::Route* route, Rate rate, uint32_t packet_bytes,
             Time start, Time stop)
-      : sim_(sim), pool_(pool), route_(route), packet_bytes_(packet_bytes), start_(start), stop_(stop) {
-    gap_ps_ = static_cast<double>(packet_bytes) * 8.0 / rate.to_double() * 1e12;
-  }
-  ~CbrSource() override {
-    if (scheduled())
-      sim_.cancel(*this);
-  }
-  /// Schedules the first packet (at `start`).
-  void start() override { sim_.schedule_at(*this, start_); }
+      : UdpSource(sim, pool, route, start, stop),
+        packet_bytes_(packet_bytes),
+        gap_ps_(static_cast<double>(packet_bytes) * 8.0 / rate.to_double() * 1e12) {}
 
   void fire() override {
-    send_udp_packet(pool_, route_, packet_bytes_, sent_++, sim_.now());
+    send(packet_bytes_);
     // Times from the start, not from the previous packet: no drift from rounding.
     const Time next = start_ + Duration::picoseconds(static_cast<int64_t>(gap_ps_ * static_cast<double>(sent_)));
     if (next < stop_)
@@ -39,13 +33,8 @@ class CbrSource final : public UdpSource {
   }
 
  private:
-  Simulator& sim_;
-  net::PacketPool& pool_;
-  const net::Route* route_;
   uint32_t packet_bytes_;
-  Time start_;
-  Time stop_;
-  double gap_ps_ = 0;
+  double gap_ps_;
 };
 
 }  // namespace fastsim::traffic

@@ -32,28 +32,18 @@ class ParetoOnOffSource final : public UdpSource {
 
   ParetoOnOffSource(Simulator& sim, net::PacketPool& pool, const net::Route* route, const Params& p, Time start,
                     Time stop, uint64_t seed, const std::string& id)
-      : sim_(sim),
-        pool_(pool),
-        route_(route),
+      : UdpSource(sim, pool, route, start, stop),
         p_(p),
-        stop_(stop),
         rng_(seed, "udp/" + id),
         gap_(serialization_time(p.packet_bytes, p.peak)),
-        mean_burst_pkts_(p.mean_on.to_seconds() * p.peak.to_double() / (8.0 * p.packet_bytes)),
-        start_(start) {}
-  ~ParetoOnOffSource() override {
-    if (scheduled())
-      sim_.cancel(*this);
-  }
-  /// Schedules the first burst (at `start`).
-  void start() override { sim_.schedule_at(*this, start_); }
+        mean_burst_pkts_(p.mean_on.to_seconds() * p.peak.to_double() / (8.0 * p.packet_bytes)) {}
 
   void fire() override {
     if (left_in_burst_ == 0) {  // a new burst (capped far beyond any run: the tail is unbounded)
       const double n = std::min(rng_.pareto(mean_burst_pkts_, p_.shape), 1e15);
       left_in_burst_ = std::max<uint64_t>(1, static_cast<uint64_t>(std::llround(n)));
     }
-    send_udp_packet(pool_, route_, p_.packet_bytes, sent_++, sim_.now());
+    send(p_.packet_bytes);
     Time next = sim_.now() + gap_;
     if (--left_in_burst_ == 0) {
       const double off = rng_.pareto(p_.mean_off.to_seconds(), p_.shape);
@@ -66,15 +56,10 @@ class ParetoOnOffSource final : public UdpSource {
   }
 
  private:
-  Simulator& sim_;
-  net::PacketPool& pool_;
-  const net::Route* route_;
   Params p_;
-  Time stop_;
   RandomStream rng_;
   Duration gap_;
   double mean_burst_pkts_;
-  Time start_;
   uint64_t left_in_burst_ = 0;
 };
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "fastsim/core/event.hpp"
+#include "fastsim/core/simulator.hpp"
 #include "fastsim/net/link.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/route.hpp"
@@ -41,14 +41,31 @@ inline void send_udp_packet(net::PacketPool& pool, const net::Route* route, uint
   route->links[0]->enqueue(p);
 }
 
-/// A UDP source: an event that sends its next packet when it fires.
+/// A UDP source: an event that sends its next packet when it fires, from `start` (once
+/// start() is called) until before `stop`. Subclasses decide when the next packet leaves.
 class UdpSource : public Event {
  public:
-  /// Schedules the first packet.
-  virtual void start() = 0;
+  UdpSource(Simulator& sim, net::PacketPool& pool, const net::Route* route, Time start, Time stop)
+      : sim_(sim), pool_(pool), route_(route), start_(start), stop_(stop) {}
+  ~UdpSource() override {
+    if (scheduled())
+      sim_.cancel(*this);
+  }
+  UdpSource(const UdpSource&) = delete;
+  UdpSource& operator=(const UdpSource&) = delete;
+  /// Schedules the first packet (at `start`).
+  void start() { sim_.schedule_at(*this, start_); }
   [[nodiscard]] uint64_t sent() const { return sent_; }
 
  protected:
+  /// Sends the next `bytes`-byte packet now.
+  void send(uint32_t bytes) { send_udp_packet(pool_, route_, bytes, sent_++, sim_.now()); }
+
+  Simulator& sim_;
+  net::PacketPool& pool_;
+  const net::Route* route_;
+  Time start_;
+  Time stop_;
   uint64_t sent_ = 0;  ///< packets sent so far
 };
 
