@@ -14,10 +14,10 @@ namespace fastsim::cli {
 
 constexpr int kOk = 0, kBadScenario = 1, kUsage = 2, kRunFailed = 3, kCheckFailed = 4;
 
-/// Parses a subcommand's options; on an error prints it with the options and returns false.
+/// Parses a subcommand's options, the one positional argument being the option named
+/// `positional`; on an error prints it with the options and returns false.
 bool parse_options(const char* cmd, const std::vector<std::string>& args,
-                   boost::program_options::options_description& opts,
-                   const boost::program_options::positional_options_description& pos,
+                   boost::program_options::options_description& opts, const char* positional,
                    boost::program_options::variables_map& vm);
 
 /// Prints every issue as "file: /path: message" on stderr.

@@ -60,10 +60,8 @@ int cmd_validate(const std::vector<std::string>& args) {
   std::vector<std::string> sets;
   opts.add_options()("file", po::value(&file), "scenario file")("set", po::value(&sets)->composing(),
                                                                 "override /json/pointer=value")("help,h", "this help");
-  po::positional_options_description pos;
-  pos.add("file", 1);
   po::variables_map vm;
-  if (!parse_options("validate", args, opts, pos, vm))
+  if (!parse_options("validate", args, opts, "file", vm))
     return kUsage;
   if (vm.count("help")) {
     std::cout << "usage: fastsim validate FILE [--set /json/pointer=value ...]\n" << opts;
@@ -141,10 +139,8 @@ int cmd_run(const std::vector<std::string>& args) {
   opts.add_options()("file", po::value(&file), "scenario file")("out", po::value(&out), "output directory")(
       "seed", po::value(&seed), "override the scenario seed")(
       "set", po::value(&sets)->composing(), "override /json/pointer=value")("quiet,q", "no progress line");
-  po::positional_options_description pos;
-  pos.add("file", 1);
   po::variables_map vm;
-  if (!parse_options("run", args, opts, pos, vm))
+  if (!parse_options("run", args, opts, "file", vm))
     return kUsage;
   if (file.empty() || out.empty()) {
     std::cerr << "fastsim run: need a scenario FILE and --out DIR\n" << kUsageText;

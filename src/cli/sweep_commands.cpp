@@ -51,7 +51,9 @@ void print_failures(const fs::path& out, const std::vector<sweep::RunPlan>& runs
 }  // namespace
 
 bool parse_options(const char* cmd, const std::vector<std::string>& args, po::options_description& opts,
-                   const po::positional_options_description& pos, po::variables_map& vm) {
+                   const char* positional, po::variables_map& vm) {
+  po::positional_options_description pos;
+  pos.add(positional, 1);
   try {
     po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
     po::notify(vm);
@@ -80,10 +82,8 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "sbatch", po::value(&slurm.extra_sbatch)->composing(), "slurm: an extra #SBATCH line (repeatable)")(
       "max-array-size", po::value(&slurm.max_array_size), "slurm: split arrays at N tasks (default: the cluster's)")(
       "quiet,q", "no progress line");
-  po::positional_options_description pos;
-  pos.add("spec", 1);
   po::variables_map vm;
-  if (!parse_options("sweep", args, opts, pos, vm))
+  if (!parse_options("sweep", args, opts, "spec", vm))
     return kUsage;
   if (spec_file.empty() || out.empty()) {
     std::cerr << "fastsim sweep: need a SPEC file and --out DIR\n" << opts;
@@ -178,10 +178,8 @@ int cmd_sweep_task(const std::vector<std::string>& args) {
   size_t task = 0, pack = 1;
   opts.add_options()("out", po::value(&out), "sweep folder")("list", po::value(&list), "run list")(
       "task", po::value(&task), "array task index")("pack", po::value(&pack), "runs per task");
-  po::positional_options_description pos;
-  pos.add("out", 1);
   po::variables_map vm;
-  if (!parse_options("sweep-task", args, opts, pos, vm))
+  if (!parse_options("sweep-task", args, opts, "out", vm))
     return kUsage;
   if (out.empty() || list.empty() || pack == 0) {
     std::cerr << "usage: fastsim sweep-task OUT --list FILE --task N --pack K (run by SLURM array tasks)\n";
@@ -215,10 +213,8 @@ int cmd_check(const std::vector<std::string>& args) {
       "results", po::value(&results), "results folder: reuse its successful runs, run the others into it")(
       "update", "rewrite the expected values from the measured ones")("jobs", po::value(&jobs), "worker processes")(
       "quiet,q", "no progress line");
-  po::positional_options_description pos;
-  pos.add("baseline", 1);
   po::variables_map vm;
-  if (!parse_options("check", args, opts, pos, vm))
+  if (!parse_options("check", args, opts, "baseline", vm))
     return kUsage;
   if (baseline_file.empty() || jobs == 0) {
     std::cerr << "usage: fastsim check BASELINE.json [--results DIR] [--update] [--jobs N]\n";
