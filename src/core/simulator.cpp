@@ -1,6 +1,8 @@
 // Run loop and one-shot callbacks of the simulation kernel (see simulator.hpp).
 #include "fastsim/core/simulator.hpp"
 
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace fastsim {
@@ -16,6 +18,11 @@ class Simulator::CallbackEvent final : public Event {
 
 Simulator::Simulator() = default;
 Simulator::~Simulator() = default;
+
+void Simulator::throw_in_past(Time t) const {
+  throw std::logic_error("event scheduled in the past: at " + std::to_string(t.ps()) + " ps, now " +
+                         std::to_string(now_.ps()) + " ps");
+}
 
 void Simulator::call_at(Time t, std::function<void()> fn) {
   callbacks_.push_back(std::make_unique<CallbackEvent>(std::move(fn)));

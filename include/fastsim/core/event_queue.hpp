@@ -20,11 +20,18 @@ namespace fastsim {
 
 class EventQueue {
  public:
+  EventQueue() = default;
+  EventQueue(const EventQueue&) = delete;
+  EventQueue& operator=(const EventQueue&) = delete;
+  /// Unschedules the events still pending, so their owners may outlive the queue.
+  ~EventQueue() { clear(); }
+
   /// Schedules `ev` at `t`; if it is already pending, moves it (new tie-break seq).
   void schedule(Event& ev, Time t);
   /// Removes `ev` if pending; no-op otherwise.
   void cancel(Event& ev);
   /// Unschedules every pending event (their owners may then be destroyed in any order).
+  /// No-op for the firing event, whose index is already cleared.
   void clear() {
     for (const Entry& e : heap_)
       e.ev->index_ = Event::kNotScheduled;
