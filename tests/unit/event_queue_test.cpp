@@ -128,8 +128,28 @@ TEST_CASE("a handler that schedules in the past throws out of run_until", "[engi
     explicit Backwards(Simulator* s) : sim(s) {}
     void fire() override { sim->schedule_at(*this, sim->now() - Duration::picoseconds(1)); }
   } ev(&sim);
+  std::vector<int> log;
+  Recorder after(1, &log);
   sim.schedule_at(ev, Time::from_ps(5));
+  sim.schedule_at(after, Time::from_ps(7));
   CHECK_THROWS_AS(sim.run_until(Time::from_ps(10)), std::logic_error);
+  CHECK(sim.now() == Time::from_ps(5));
+  CHECK_FALSE(ev.scheduled());
+  CHECK(sim.pending() == 1);
+  sim.run_until(Time::from_ps(10));  // the run can go on: the thrower's event is gone
+  CHECK(log == std::vector<int>{1});
+  CHECK(sim.pending() == 0);
+}
+
+TEST_CASE("the event of a handler that threw may be destroyed before the simulator", "[engine][guard]") {
+  Simulator sim;
+  struct Thrower final : Event {
+    void fire() override { throw std::runtime_error("handler failed"); }
+  };
+  auto ev = std::make_unique<Thrower>();
+  sim.schedule_at(*ev, Time::from_ps(5));
+  CHECK_THROWS_AS(sim.run_until(Time::from_ps(10)), std::runtime_error);
+  ev.reset();  // still the heap's root until the next run: the queue must not touch it (ASan)
 }
 
 TEST_CASE("destroying a pending event cancels it", "[engine][guard]") {

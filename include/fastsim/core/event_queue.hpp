@@ -31,10 +31,11 @@ class EventQueue {
   /// Removes `ev` if pending; no-op otherwise.
   void cancel(Event& ev);
   /// Unschedules every pending event (their owners may then be destroyed in any order).
-  /// No-op for the firing event, whose index is already cleared.
   void clear() {
-    for (const Entry& e : heap_)
-      e.ev->index_ = Event::kNotScheduled;
+    // While firing, the root's event is already unscheduled (and its handler may have
+    // destroyed it, or thrown): leave it alone.
+    for (size_t i = firing_ ? 1 : 0; i < heap_.size(); ++i)
+      heap_[i].ev->index_ = Event::kNotScheduled;
     heap_.clear();
     firing_ = false;
   }
@@ -45,7 +46,8 @@ class EventQueue {
   /// Hands out the earliest event, which counts as no longer pending from now on.
   /// Precondition: !empty(); end_fire() must follow before the next begin_fire().
   Event* begin_fire();
-  /// Completes the removal of the fired event unless its handler rescheduled it.
+  /// Completes the removal of the fired event unless its handler rescheduled it; a no-op
+  /// when no event is firing.
   void end_fire() {
     if (firing_)
       finish_pop();
