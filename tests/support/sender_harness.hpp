@@ -15,11 +15,10 @@
 #include <memory>
 #include <optional>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "fastsim/cc/registry.hpp"
+#include "cc_driver.hpp"
 #include "fastsim/core/simulator.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/route.hpp"
@@ -75,15 +74,10 @@ class SenderHarness {
   /// a bulk flow. Call start() to send the initial window.
   explicit SenderHarness(const tcp::TcpConfig& cfg = {}, const std::string& algorithm = "reno",
                          uint64_t total_segments = 0) {
-    const cc::AlgorithmInfo* info = cc::find_algorithm(algorithm);
-    if (info == nullptr)
-      throw std::invalid_argument("unknown algorithm " + algorithm);
-    cc::ParamValues values;
-    for (const auto& s : info->params)
-      values.set(s.name, s.default_value);
-    sender_ = std::make_unique<tcp::TcpSender>(
-        sim_, pool_, cfg, std::make_unique<CallCounter>(info->make(values), &calls_), &route_, out_, total_segments);
     out_.owner = this;
+    sender_ = std::make_unique<tcp::TcpSender>(sim_, pool_, cfg,
+                                               std::make_unique<CallCounter>(make_algorithm(algorithm), &calls_),
+                                               &route_, out_, total_segments);
   }
   SenderHarness(const SenderHarness&) = delete;
   SenderHarness& operator=(const SenderHarness&) = delete;

@@ -49,8 +49,9 @@ TEST_CASE("NewReno: each partial ACK retransmits the next hole; recovery ends at
   CHECK(h.retransmitted() == Seqs{0});
   CHECK(h.calls().loss == 1);
 
-  // Four more duplicates (4, 5, 7, 8 ... arrived): pipe = 10 - (sacked + lost) + retrans
-  // falls to 4 after the sixth and the seventh, so each of those sends one new segment.
+  // Four more duplicates (5, 7, 8, 9 arrive), each counted as a SACKed packet: the pipe
+  // 10 - (sacked + lost) + retrans falls to 4 after the sixth and the seventh, so each
+  // of those sends one new segment (RFC 6582's window inflation, in Linux's terms).
   h.dupacks(2);
   CHECK(h.sent().size() == 11);
   h.dupacks(1);
