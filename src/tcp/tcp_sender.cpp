@@ -95,13 +95,6 @@ void TcpSender::account_window() {
   window_since_ = sim_.now();
 }
 
-TcpSender::~TcpSender() {
-  for (Event* e : std::initializer_list<Event*>{&rto_event_, &cc_timer_event_, &pace_event_}) {
-    if (e->scheduled())
-      sim_.cancel(*e);
-  }
-}
-
 void TcpSender::start() {
   started_ = true;
   window_since_ = sim_.now();

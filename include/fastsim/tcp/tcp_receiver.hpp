@@ -34,11 +34,7 @@ class TcpReceiver final : public net::PacketSink {
   /// the receiver); `cfg` is copied.
   TcpReceiver(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg, const net::Route* ack_route,
               net::PacketSink& out);
-  /// Cancels a pending delayed ACK (flows that end during a run are destroyed).
-  ~TcpReceiver() override {
-    if (delack_timer_.scheduled())
-      sim_.cancel(delack_timer_);
-  }
+  // A pending delayed ACK is cancelled with its event (flows that end during a run are destroyed).
   TcpReceiver(const TcpReceiver&) = delete;
   TcpReceiver& operator=(const TcpReceiver&) = delete;
   void receive(net::Packet* p) override;

@@ -66,8 +66,7 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   /// outlive the sender); `cfg` is copied. `total_segments` = 0 for a bulk (infinite) flow.
   TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg, std::unique_ptr<cc::CongestionControl> cc,
             const net::Route* data_route, net::PacketSink& out, uint64_t total_segments);
-  /// Cancels the sender's pending timers (flows that end during a run are destroyed).
-  ~TcpSender() override;
+  // Pending timers are cancelled with their events (flows that end during a run are destroyed).
   TcpSender(const TcpSender&) = delete;
   TcpSender& operator=(const TcpSender&) = delete;
   /// Called once, when the last segment of a finite flow is acknowledged.
