@@ -2,7 +2,7 @@
 // past; destroying a pending event cancels it, in either destruction order), and
 // randomized comparisons against a reference model ordered by (time, seq), including
 // handlers that schedule, re-key (themselves too: the in-place re-key of the firing
-// root) , cancel and destroy events from inside fire().
+// root), cancel and destroy events from inside fire().
 #include <catch2/catch.hpp>
 
 #include <map>
