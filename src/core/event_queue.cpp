@@ -10,6 +10,11 @@ namespace {
 constexpr uint32_t kArity = 4;
 }
 
+Event::~Event() {
+  if (index_ != kNotScheduled)
+    queue_->cancel(*this);
+}
+
 Event* EventQueue::begin_fire() {
   assert(!heap_.empty() && !firing_);
   Event* ev = heap_.front().ev;
@@ -30,6 +35,7 @@ void EventQueue::finish_pop() {
 void EventQueue::schedule(Event& ev, Time t) {
   const Entry e{t, next_seq_++, &ev};
   ev.time_ = t;
+  ev.queue_ = this;
   if (firing_) {
     if (heap_.front().ev == &ev) {  // the firing event reschedules itself: re-key the root
       firing_ = false;

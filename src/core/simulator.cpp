@@ -1,6 +1,8 @@
 // Run loop and one-shot callbacks of the simulation kernel (see simulator.hpp).
 #include "fastsim/core/simulator.hpp"
 
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace fastsim {
@@ -17,6 +19,11 @@ class Simulator::CallbackEvent final : public Event {
 Simulator::Simulator() = default;
 Simulator::~Simulator() = default;
 
+void Simulator::throw_in_past(Time t) const {
+  throw std::logic_error("event scheduled in the past: at " + std::to_string(t.ps()) + " ps, now " +
+                         std::to_string(now_.ps()) + " ps");
+}
+
 void Simulator::call_at(Time t, std::function<void()> fn) {
   callbacks_.push_back(std::make_unique<CallbackEvent>(std::move(fn)));
   queue_.schedule(*callbacks_.back(), t < now_ ? now_ : t);
@@ -24,6 +31,7 @@ void Simulator::call_at(Time t, std::function<void()> fn) {
 
 void Simulator::run_until(Time end, const std::function<void()>& on_progress, uint64_t progress_every) {
   stop_requested_ = false;
+  queue_.end_fire();  // a handler that threw out of the previous run left its event at the root
   uint64_t next_progress = events_ + progress_every;
   while (!queue_.empty() && queue_.top_time() <= end) {
     Event* ev = queue_.begin_fire();

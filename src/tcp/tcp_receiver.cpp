@@ -4,16 +4,15 @@
 #include <array>
 #include <span>
 
-#include "fastsim/net/link.hpp"
-
 namespace fastsim::tcp {
 
 namespace {
 constexpr uint64_t kNone = net::Packet::kNoTrigger;
 }
 
-TcpReceiver::TcpReceiver(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg, const net::Route* ack_route)
-    : sim_(sim), pool_(pool), cfg_(cfg), ack_route_(ack_route) {}
+TcpReceiver::TcpReceiver(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg, const net::Route* ack_route,
+                         net::PacketSink& out)
+    : sim_(sim), pool_(pool), cfg_(cfg), ack_route_(ack_route), out_(out) {}
 
 void TcpReceiver::receive(net::Packet* p) {
   ++counters_.data_arrivals;
@@ -69,7 +68,7 @@ void TcpReceiver::send_ack() {
   const size_t n = cfg_.sack ? ranges_.sack_blocks(last_ooo_seq_, blocks) : 0;
   a->set_ack_options(last_ooo_seq_, std::span(blocks).first(n));
   ++counters_.acks_sent;
-  ack_route_->links[0]->enqueue(a);
+  out_.receive(a);
 }
 
 }  // namespace fastsim::tcp

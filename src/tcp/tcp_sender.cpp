@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "fastsim/net/link.hpp"
-
 namespace fastsim::tcp {
 
 namespace {
@@ -14,12 +12,14 @@ constexpr size_t kInitialRing = 64;  // grows by doubling with the window (1 byt
 }  // namespace
 
 TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg,
-                     std::unique_ptr<cc::CongestionControl> cc, const net::Route* data_route, uint64_t total_segments)
+                     std::unique_ptr<cc::CongestionControl> cc, const net::Route* data_route, net::PacketSink& out,
+                     uint64_t total_segments)
     : sim_(sim),
       pool_(pool),
       cfg_(cfg),
       cc_(std::move(cc)),
       route_(data_route),
+      out_(out),
       total_(total_segments),
       rtt_(cfg.initial_rto, cfg.min_rto, cfg.max_rto) {
   w_.cwnd_pkts = cfg.initial_window;
@@ -95,13 +95,6 @@ void TcpSender::account_window() {
   window_since_ = sim_.now();
 }
 
-TcpSender::~TcpSender() {
-  for (Event* e : std::initializer_list<Event*>{&rto_event_, &cc_timer_event_, &pace_event_}) {
-    if (e->scheduled())
-      sim_.cancel(*e);
-  }
-}
-
 void TcpSender::start() {
   started_ = true;
   window_since_ = sim_.now();
@@ -175,7 +168,7 @@ void TcpSender::transmit(uint64_t seq, bool retransmission) {
   if (rto_deadline_ == Time::never())
     arm_rto();
   cc_->on_send(view(), seq, retransmission);
-  route_->links[0]->enqueue(p);
+  out_.receive(p);
 }
 
 void TcpSender::arm_rto() {

@@ -13,17 +13,22 @@
 
 namespace fastsim::testing {
 
+/// `algorithm` from the registry with its default parameters, except those in `params`.
+inline std::unique_ptr<cc::CongestionControl> make_algorithm(const std::string& algorithm,
+                                                             const std::map<std::string, double>& params = {}) {
+  const cc::AlgorithmInfo* info = cc::find_algorithm(algorithm);
+  if (info == nullptr)
+    throw std::invalid_argument("unknown algorithm " + algorithm);
+  cc::ParamValues values = cc::ParamValues::defaults(info->params);
+  for (const auto& [k, v] : params)
+    values.set(k, v);
+  return info->make(values);
+}
+
 class CcDriver {
  public:
-  explicit CcDriver(const std::string& algorithm, const std::map<std::string, double>& params = {}) {
-    const cc::AlgorithmInfo* info = cc::find_algorithm(algorithm);
-    if (info == nullptr)
-      throw std::invalid_argument("unknown algorithm " + algorithm);
-    cc::ParamValues values = cc::ParamValues::defaults(info->params);
-    for (const auto& [k, v] : params)
-      values.set(k, v);
-    cc = info->make(values);
-  }
+  explicit CcDriver(const std::string& algorithm, const std::map<std::string, double>& params = {})
+      : cc(make_algorithm(algorithm, params)) {}
 
   [[nodiscard]] cc::FlowView view() const {
     cc::FlowView v;

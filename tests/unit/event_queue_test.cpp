@@ -1,11 +1,18 @@
-// Event engine: (time, seq) order, cancel, reschedule, and a randomized comparison
-// against a reference model (a std::multimap ordered by (time, seq)).
+// Event engine: (time, seq) order, cancel, reschedule, the guards (no scheduling in the
+// past; destroying a pending event cancels it, in either destruction order), and
+// randomized comparisons against a reference model ordered by (time, seq), including
+// handlers that schedule, re-key (themselves too: the in-place re-key of the firing
+// root), cancel and destroy events from inside fire().
 #include <catch2/catch.hpp>
 
 #include <map>
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "fastsim/core/simulator.hpp"
@@ -90,4 +97,267 @@ TEST_CASE("randomized schedule/cancel/reschedule matches a reference model", "[e
   sim.run_until(Time::from_ps(100));
   CHECK(log == expected);
   CHECK(sim.pending() == 0);
+}
+
+TEST_CASE("scheduling before now is a logic error; call_at clamps to now", "[engine][guard]") {
+  Simulator sim;
+  std::vector<int> log;
+  Recorder a(1, &log), b(2, &log);
+  sim.run_until(Time::at(Duration::milliseconds(10)));
+  CHECK_THROWS_AS(sim.schedule_at(a, Time::at(Duration::milliseconds(9))), std::logic_error);
+  CHECK_THROWS_AS(sim.schedule_in(a, Duration::picoseconds(-1)), std::logic_error);
+  CHECK_FALSE(a.scheduled());
+  CHECK(sim.pending() == 0);
+  // A pending event that is moved into the past keeps its old time.
+  sim.schedule_at(b, Time::at(Duration::milliseconds(12)));
+  CHECK_THROWS_AS(sim.schedule_at(b, Time::at(Duration::milliseconds(1))), std::logic_error);
+  CHECK(b.scheduled());
+  CHECK(b.time() == Time::at(Duration::milliseconds(12)));
+  sim.schedule_at(a, sim.now());  // now itself is allowed
+  Time called = Time::never();
+  sim.call_at(Time::at(Duration::milliseconds(3)), [&] { called = sim.now(); });
+  sim.run_until(Time::at(Duration::milliseconds(20)));
+  CHECK(log == std::vector<int>{1, 2});
+  CHECK(called == Time::at(Duration::milliseconds(10)));
+}
+
+TEST_CASE("a handler that schedules in the past throws out of run_until", "[engine][guard]") {
+  Simulator sim;
+  struct Backwards final : Event {
+    Simulator* sim;
+    explicit Backwards(Simulator* s) : sim(s) {}
+    void fire() override { sim->schedule_at(*this, sim->now() - Duration::picoseconds(1)); }
+  } ev(&sim);
+  std::vector<int> log;
+  Recorder after(1, &log);
+  sim.schedule_at(ev, Time::from_ps(5));
+  sim.schedule_at(after, Time::from_ps(7));
+  CHECK_THROWS_AS(sim.run_until(Time::from_ps(10)), std::logic_error);
+  CHECK(sim.now() == Time::from_ps(5));
+  CHECK_FALSE(ev.scheduled());
+  CHECK(sim.pending() == 1);
+  sim.run_until(Time::from_ps(10));  // the run can go on: the thrower's event is gone
+  CHECK(log == std::vector<int>{1});
+  CHECK(sim.pending() == 0);
+}
+
+TEST_CASE("the event of a handler that threw may be destroyed before the simulator", "[engine][guard]") {
+  Simulator sim;
+  struct Thrower final : Event {
+    void fire() override { throw std::runtime_error("handler failed"); }
+  };
+  auto ev = std::make_unique<Thrower>();
+  sim.schedule_at(*ev, Time::from_ps(5));
+  CHECK_THROWS_AS(sim.run_until(Time::from_ps(10)), std::runtime_error);
+  ev.reset();  // still the heap's root until the next run: the queue must not touch it (ASan)
+}
+
+TEST_CASE("destroying a pending event cancels it", "[engine][guard]") {
+  Simulator sim;
+  std::vector<int> log;
+  std::vector<std::unique_ptr<Recorder>> evs;
+  for (int i = 0; i < 6; ++i) {
+    evs.push_back(std::make_unique<Recorder>(i, &log));
+    sim.schedule_at(*evs[i], Time::from_ps(10 + i));
+  }
+  evs[0].reset();  // the root
+  evs[3].reset();  // inside the heap
+  evs[5].reset();  // the last entry
+  CHECK(sim.pending() == 3);
+  sim.run_until(Time::from_ps(100));
+  CHECK(log == std::vector<int>{1, 2, 4});
+  CHECK(sim.pending() == 0);
+}
+
+TEST_CASE("a handler may destroy pending events, and its own event", "[engine][guard]") {
+  Simulator sim;
+  std::vector<int> log;
+  std::vector<std::unique_ptr<Recorder>> evs;
+  for (int i = 0; i < 4; ++i)
+    evs.push_back(std::make_unique<Recorder>(i, &log));
+  struct Killer final : Event {
+    std::vector<std::unique_ptr<Recorder>>* evs;
+    std::unique_ptr<Killer>* self;
+    void fire() override {
+      (*evs)[2].reset();  // pending at the same time, scheduled later
+      (*evs)[3].reset();  // pending later
+      self->reset();      // the firing event itself (its owner ends during the run)
+    }
+  };
+  auto killer = std::make_unique<Killer>();
+  killer->evs = &evs;
+  killer->self = &killer;
+  sim.schedule_at(*evs[0], Time::from_ps(1));
+  sim.schedule_at(*killer, Time::from_ps(2));
+  sim.schedule_at(*evs[1], Time::from_ps(2));
+  sim.schedule_at(*evs[2], Time::from_ps(2));
+  sim.schedule_at(*evs[3], Time::from_ps(3));
+  sim.run_until(Time::from_ps(10));
+  CHECK(killer == nullptr);
+  CHECK(log == std::vector<int>{0, 1});
+  CHECK(sim.pending() == 0);
+}
+
+TEST_CASE("events and the simulator may be destroyed in either order", "[engine][guard]") {
+  std::vector<int> log;
+  SECTION("simulator first") {
+    Recorder a(1, &log), b(2, &log);
+    {
+      Simulator sim;
+      sim.schedule_at(a, Time::from_ps(1));
+      sim.schedule_at(b, Time::from_ps(2));
+      sim.call_at(Time::from_ps(3), [] {});
+    }  // the queue unschedules a and b: their destructors must not touch it (ASan)
+    CHECK_FALSE(a.scheduled());
+    CHECK_FALSE(b.scheduled());
+  }
+  SECTION("events first") {
+    Simulator sim;
+    {
+      Recorder a(1, &log), b(2, &log);
+      sim.schedule_at(a, Time::from_ps(1));
+      sim.schedule_at(b, Time::from_ps(2));
+    }
+    CHECK(sim.pending() == 0);
+    sim.run_until(Time::from_ps(10));
+    CHECK(log.empty());
+  }
+  SECTION("simulator cleared, then events, then simulator") {
+    auto sim = std::make_unique<Simulator>();
+    auto a = std::make_unique<Recorder>(1, &log);
+    sim->schedule_at(*a, Time::from_ps(1));
+    sim->clear();
+    CHECK_FALSE(a->scheduled());
+    a.reset();
+    sim.reset();
+  }
+}
+
+namespace {
+
+// A population of events whose handlers act on the queue from inside fire(), mirrored
+// step by step in a reference model of the pending set: (time, seq, id), seq counting
+// every schedule call (the engine's tie-break).
+class Churn {
+ public:
+  Churn(uint64_t seed, int events, int budget) : rng_(seed), key_(events), budget_(budget) {
+    for (int i = 0; i < events; ++i)
+      evs_.push_back(std::make_unique<Actor>(this, i));
+  }
+
+  void schedule(int id, int64_t t) {
+    sim_.schedule_at(*evs_[id], Time::from_ps(t));
+    forget(id);
+    key_[id] = {t, seq_++};
+    model_.emplace(t, key_[id]->second, id);
+  }
+  void cancel(int id) {
+    sim_.cancel(*evs_[id]);
+    forget(id);
+  }
+  void destroy(int id) {  // and replace: the destructor must cancel a pending event
+    evs_[id] = std::make_unique<Actor>(this, id);
+    forget(id);
+  }
+  void random_op(int self) {
+    const int other = static_cast<int>(rng_() % evs_.size());
+    const int64_t now = sim_.now().ps();
+    switch (rng_() % 8) {
+      case 0:
+      case 1:
+        schedule(other, now + static_cast<int64_t>(rng_() % 20));  // ties at now included
+        break;
+      case 2:
+      case 3:
+        if (self >= 0)
+          schedule(self, now + static_cast<int64_t>(rng_() % 20));  // re-key the firing event
+        else
+          schedule(other, now);
+        break;
+      case 4:
+      case 5:
+        cancel(rng_() % 4 == 0 && self >= 0 ? self : other);
+        break;
+      case 6:
+        if (other != self)
+          destroy(other);
+        break;
+      default:
+        if (key_[other])  // move a pending event earlier or later
+          schedule(other, now + static_cast<int64_t>(rng_() % 40));
+        break;
+    }
+  }
+  void on_fire(int id) {
+    fired_.emplace_back(id, sim_.now().ps());
+    if (model_.empty()) {
+      expected_.emplace_back(-1, -1);
+    } else {
+      const auto [t, s, first] = *model_.begin();
+      expected_.emplace_back(first, t);
+    }
+    forget(id);
+    if (budget_ <= 0)
+      return;
+    // Half the time the handler re-keys itself before anything else (the in-place path
+    // of begin_fire/end_fire), otherwise after other operations or not at all.
+    const bool rekey_first = rng_() % 2 == 0;
+    if (rekey_first)
+      schedule(id, sim_.now().ps() + static_cast<int64_t>(rng_() % 25));
+    for (uint64_t n = rng_() % 4; n > 0; --n, --budget_)
+      random_op(id);
+    --budget_;
+  }
+
+  void run() {
+    for (int i = 0; i < static_cast<int>(evs_.size()); ++i)
+      schedule(i, static_cast<int64_t>(rng_() % 50));
+    int64_t end = 0;
+    while (budget_ > 0 || !model_.empty() || sim_.pending() > 0) {
+      end += static_cast<int64_t>(rng_() % 30);
+      sim_.run_until(Time::from_ps(end));
+      REQUIRE(sim_.now() == Time::from_ps(end));
+      REQUIRE(sim_.pending() == model_.size());
+      for (int k = 0; budget_ > 0 && k < 3; ++k, --budget_)
+        random_op(-1);  // between runs, at now
+    }
+  }
+
+  std::vector<std::pair<int, int64_t>> fired_, expected_;
+
+ private:
+  struct Actor final : Event {
+    Churn* churn;
+    int id;
+    Actor(Churn* c, int i) : churn(c), id(i) {}
+    void fire() override { churn->on_fire(id); }
+  };
+  void forget(int id) {
+    if (key_[id]) {
+      model_.erase({key_[id]->first, key_[id]->second, id});
+      key_[id].reset();
+    }
+  }
+
+  Simulator sim_;  // destroyed after the events (see the destruction-order test for both)
+  std::mt19937_64 rng_;
+  std::vector<std::unique_ptr<Actor>> evs_;
+  std::set<std::tuple<int64_t, uint64_t, int>> model_;
+  std::vector<std::optional<std::pair<int64_t, uint64_t>>> key_;
+  uint64_t seq_ = 0;
+  int budget_;
+};
+
+}  // namespace
+
+TEST_CASE("handlers that schedule, re-key, cancel and destroy events fire in the model's order", "[engine]") {
+  for (uint64_t seed : {1, 2, 3, 4, 5}) {
+    for (int events : {1, 3, 40, 300}) {
+      Churn churn(seed, events, 20'000);
+      churn.run();
+      INFO("seed " << seed << ", " << events << " events, " << churn.fired_.size() << " fired");
+      CHECK(churn.fired_.size() > 2000);
+      CHECK(churn.fired_ == churn.expected_);
+    }
+  }
 }

@@ -4,6 +4,10 @@
 // - The event stores its own heap index so cancel and reschedule are O(log n).
 // - Ordering is (time, seq): seq is assigned when the event is (re)scheduled, so
 //   simultaneous events fire in scheduling order (ns-3's FIFO tie-break).
+// - Destroying a pending event cancels it (OMNeT++ cancels a message its owner deletes):
+//   the event keeps a pointer to the queue it was last scheduled on, and a queue that is
+//   destroyed or cleared first unschedules its events, so owners and the simulator may
+//   be destroyed in either order.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +23,8 @@ class Event {
   Event() = default;
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;
-  virtual ~Event() = default;
+  /// Cancels the event if it is pending.
+  virtual ~Event();
 
   /// Called by the simulator when the event's time is reached.
   virtual void fire() = 0;
@@ -32,6 +37,7 @@ class Event {
   static constexpr uint32_t kNotScheduled = UINT32_MAX;
   Time time_;
   uint32_t index_ = kNotScheduled;
+  EventQueue* queue_ = nullptr;  // the queue it was last scheduled on (valid while index_ is set)
 };
 
 /// An event that calls a member function of its owner: `MemberEvent<Link, &Link::on_arrival>`.

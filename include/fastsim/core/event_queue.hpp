@@ -20,14 +20,22 @@ namespace fastsim {
 
 class EventQueue {
  public:
+  EventQueue() = default;
+  EventQueue(const EventQueue&) = delete;
+  EventQueue& operator=(const EventQueue&) = delete;
+  /// Unschedules the events still pending, so their owners may outlive the queue.
+  ~EventQueue() { clear(); }
+
   /// Schedules `ev` at `t`; if it is already pending, moves it (new tie-break seq).
   void schedule(Event& ev, Time t);
   /// Removes `ev` if pending; no-op otherwise.
   void cancel(Event& ev);
   /// Unschedules every pending event (their owners may then be destroyed in any order).
   void clear() {
-    for (const Entry& e : heap_)
-      e.ev->index_ = Event::kNotScheduled;
+    // While firing, the root's event is already unscheduled (and its handler may have
+    // destroyed it, or thrown): leave it alone.
+    for (size_t i = firing_ ? 1 : 0; i < heap_.size(); ++i)
+      heap_[i].ev->index_ = Event::kNotScheduled;
     heap_.clear();
     firing_ = false;
   }
@@ -38,7 +46,8 @@ class EventQueue {
   /// Hands out the earliest event, which counts as no longer pending from now on.
   /// Precondition: !empty(); end_fire() must follow before the next begin_fire().
   Event* begin_fire();
-  /// Completes the removal of the fired event unless its handler rescheduled it.
+  /// Completes the removal of the fired event unless its handler rescheduled it; a no-op
+  /// when no event is firing.
   void end_fire() {
     if (firing_)
       finish_pop();

@@ -22,15 +22,22 @@ class Simulator {
   [[nodiscard]] Time now() const { return now_; }
   [[nodiscard]] uint64_t events_processed() const { return events_; }
 
-  /// Schedules (or moves) `ev` at absolute time `t` (>= now).
-  void schedule_at(Event& ev, Time t) { queue_.schedule(ev, t); }
-  void schedule_in(Event& ev, Duration d) { queue_.schedule(ev, now_ + d); }
+  /// Schedules (or moves) `ev` at absolute time `t`; a time before now() is a logic
+  /// error and throws std::logic_error (one compare, always checked).
+  void schedule_at(Event& ev, Time t) {
+    if (t < now_) [[unlikely]]
+      throw_in_past(t);
+    queue_.schedule(ev, t);
+  }
+  /// Schedules (or moves) `ev` at now() + `d`; a negative `d` throws std::logic_error.
+  void schedule_in(Event& ev, Duration d) { schedule_at(ev, now_ + d); }
   void cancel(Event& ev) { queue_.cancel(ev); }
   /// Unschedules every pending event: call before destroying the components that own
   /// events, so none of them is left in the queue whatever the destruction order.
   void clear() { queue_.clear(); }
 
-  /// Runs `fn` once at `t`. Allocates: for rare setup events (flow start/stop), not the packet path.
+  /// Runs `fn` once at `t`, or now if `t` has passed. Allocates: for rare setup events (flow start/stop), not the
+  /// packet path.
   void call_at(Time t, std::function<void()> fn);
 
   /// Fires events in (time, seq) order until the next one is later than `end` or none are left.
@@ -45,6 +52,7 @@ class Simulator {
 
  private:
   class CallbackEvent;
+  [[noreturn]] void throw_in_past(Time t) const;
   EventQueue queue_;
   Time now_ = Time::zero();
   uint64_t events_ = 0;

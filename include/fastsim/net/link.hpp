@@ -61,7 +61,7 @@ struct LinkCounters {
   uint64_t max_queue_pkts = 0;
 };
 
-class Link {
+class Link final : public PacketSink {
  public:
   Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed);
   Link(const Link&) = delete;
@@ -69,6 +69,8 @@ class Link {
 
   /// A host puts a packet on the link's input at the current time.
   void enqueue(Packet* p);
+  /// As a host's first hop (PacketSink): enqueue().
+  void receive(Packet* p) override { enqueue(p); }
 
   [[nodiscard]] const LinkConfig& config() const { return cfg_; }
   /// Changes the Bernoulli loss rate for packets entering from now on; 1.0 is a black hole.

@@ -8,6 +8,8 @@
 // - Out-of-order data is kept as ranges in a tree (receive_ranges.hpp: O(log holes) per
 //   arrival); the first SACK block is the range holding the triggering segment, then the
 //   highest others.
+// - ACKs leave through a PacketSink (the first link of the ACK route in a run, a
+//   recorder in tests); the receiver keeps its own copy of the TcpConfig.
 #pragma once
 
 #include <cstdint>
@@ -28,12 +30,11 @@ struct ReceiverCounters {
 
 class TcpReceiver final : public net::PacketSink {
  public:
-  TcpReceiver(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg, const net::Route* ack_route);
-  /// Cancels a pending delayed ACK (flows that end during a run are destroyed).
-  ~TcpReceiver() override {
-    if (delack_timer_.scheduled())
-      sim_.cancel(delack_timer_);
-  }
+  /// Sends ACKs (stamped with `ack_route`) into `out`, the first hop (which must outlive
+  /// the receiver); `cfg` is copied.
+  TcpReceiver(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg, const net::Route* ack_route,
+              net::PacketSink& out);
+  // A pending delayed ACK is cancelled with its event (flows that end during a run are destroyed).
   TcpReceiver(const TcpReceiver&) = delete;
   TcpReceiver& operator=(const TcpReceiver&) = delete;
   void receive(net::Packet* p) override;
@@ -47,8 +48,9 @@ class TcpReceiver final : public net::PacketSink {
 
   Simulator& sim_;
   net::PacketPool& pool_;
-  const TcpConfig& cfg_;
+  const TcpConfig cfg_;
   const net::Route* ack_route_;
+  net::PacketSink& out_;
   MemberEvent<TcpReceiver, &TcpReceiver::on_delack_timer> delack_timer_{this};
 
   uint64_t rcv_nxt_ = 0;

@@ -26,6 +26,9 @@
 // - Services for the algorithm (cc::SenderControl): one algorithm timer; pacing, which
 //   spaces every data packet (new or retransmitted) at least 1/rate after the previous
 //   one, without credit for idle time (Linux fq-style); and a baseRTT override.
+// - Data packets leave through a PacketSink (the first link of the route in a run, a
+//   recorder in the endpoint tests: tests/support/sender_harness.hpp); the sender keeps
+//   its own copy of the TcpConfig, so neither depends on the caller's storage.
 #pragma once
 
 #include <cstdint>
@@ -59,11 +62,11 @@ struct WindowIntegral {
 
 class TcpSender final : public net::PacketSink, public cc::SenderControl {
  public:
-  /// `total_segments` = 0 for a bulk (infinite) flow.
+  /// Sends data packets (stamped with `data_route`) into `out`, the first hop (which must
+  /// outlive the sender); `cfg` is copied. `total_segments` = 0 for a bulk (infinite) flow.
   TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg, std::unique_ptr<cc::CongestionControl> cc,
-            const net::Route* data_route, uint64_t total_segments);
-  /// Cancels the sender's pending timers (flows that end during a run are destroyed).
-  ~TcpSender() override;
+            const net::Route* data_route, net::PacketSink& out, uint64_t total_segments);
+  // Pending timers are cancelled with their events (flows that end during a run are destroyed).
   TcpSender(const TcpSender&) = delete;
   TcpSender& operator=(const TcpSender&) = delete;
   /// Called once, when the last segment of a finite flow is acknowledged.
@@ -99,6 +102,7 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   /// Window integral up to now.
   [[nodiscard]] WindowIntegral window_integral() const;
   [[nodiscard]] double pacing_rate() const { return pacing_rate_; }
+  [[nodiscard]] const TcpConfig& config() const { return cfg_; }
 
   // cc::SenderControl
   void set_timer(Time at) override;
@@ -131,9 +135,10 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
 
   Simulator& sim_;
   net::PacketPool& pool_;
-  const TcpConfig& cfg_;
+  const TcpConfig cfg_;
   std::unique_ptr<cc::CongestionControl> cc_;
   const net::Route* route_;
+  net::PacketSink& out_;
   uint64_t total_;
   RttEstimator rtt_;
   MemberEvent<TcpSender, &TcpSender::on_rto_timer> rto_event_{this};
