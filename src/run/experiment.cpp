@@ -58,7 +58,7 @@ Experiment::Experiment(const config::Scenario& scenario, std::string version)
 }
 
 Experiment::~Experiment() {
-  sim_.clear();  // components cancel their own timers when destroyed: leave none in the queue
+  sim_.clear();  // unschedule everything at once (else each destroyed event cancels itself)
 }
 
 void Experiment::add_probes() {

@@ -56,12 +56,13 @@ void Network::build_udp_sources(Simulator& sim, net::PacketPool& pool) {
     const Time stop = spec.stop ? Time::at(*spec.stop) : Time::at(scenario_.duration);
     if (spec.type == config::UdpSpec::Type::kParetoOnOff) {
       const traffic::ParetoOnOffSource::Params p{spec.rate, spec.packet_size, spec.shape, spec.mean_on, spec.mean_off};
-      u->source = std::make_unique<traffic::ParetoOnOffSource>(sim, pool, &u->route, p, start, stop, scenario_.seed,
-                                                               spec.path.id);
+      u->source = std::make_unique<traffic::ParetoOnOffSource>(sim, pool, &u->route, *u->route.links.front(), p, start,
+                                                               stop, scenario_.seed, spec.path.id);
     } else {
       // A burst without a rate goes at the line rate of its first link.
       const Rate rate = spec.rate.bps > 0 ? spec.rate : u->route.links.front()->config().rate;
-      u->source = std::make_unique<traffic::CbrSource>(sim, pool, &u->route, rate, spec.packet_size, start, stop);
+      u->source = std::make_unique<traffic::CbrSource>(sim, pool, &u->route, *u->route.links.front(), rate,
+                                                       spec.packet_size, start, stop);
     }
     udp_.push_back(std::move(u));
   }

@@ -5,11 +5,6 @@
 
 namespace fastsim::trace {
 
-Sampler::~Sampler() {
-  if (scheduled())
-    sim_.cancel(*this);
-}
-
 void Sampler::open(const std::string& out_dir) {
   size_t files = 0;
   for (const auto& p : probes_)

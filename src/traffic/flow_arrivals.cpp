@@ -54,10 +54,7 @@ FlowArrivals::FlowArrivals(Simulator& sim, net::PacketPool& pool, const config::
   }
 }
 
-FlowArrivals::~FlowArrivals() {
-  if (scheduled())
-    sim_.cancel(*this);
-}
+FlowArrivals::~FlowArrivals() = default;
 
 void FlowArrivals::start() {
   schedule_next(Time::at(spec_.start));

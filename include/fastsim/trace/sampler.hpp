@@ -15,7 +15,6 @@ namespace fastsim::trace {
 class Sampler final : public Event {
  public:
   Sampler(Simulator& sim, Duration interval, Time end) : sim_(sim), interval_(interval), end_(end) {}
-  ~Sampler() override;
   Sampler(const Sampler&) = delete;
   Sampler& operator=(const Sampler&) = delete;
 

@@ -8,7 +8,6 @@
 
 #include "fastsim/core/simulator.hpp"
 #include "fastsim/core/units.hpp"
-#include "fastsim/net/link.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/route.hpp"
 #include "fastsim/traffic/udp_source.hpp"
@@ -18,9 +17,9 @@ namespace fastsim::traffic {
 class CbrSource final : public UdpSource {
  public:
   /// Sends `packet_bytes`-byte packets at `rate` over `route` during [start, stop), once started.
-  CbrSource(Simulator& sim, net::PacketPool& pool, const net::Route* route, Rate rate, uint32_t packet_bytes,
-            Time start, Time stop)
-      : UdpSource(sim, pool, route, start, stop),
+  CbrSource(Simulator& sim, net::PacketPool& pool, const net::Route* route, net::PacketSink& out, Rate rate,
+            uint32_t packet_bytes, Time start, Time stop)
+      : UdpSource(sim, pool, route, out, start, stop),
         packet_bytes_(packet_bytes),
         gap_ps_(static_cast<double>(packet_bytes) * 8.0 / rate.to_double() * 1e12) {}
 

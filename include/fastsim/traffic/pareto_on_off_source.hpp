@@ -13,7 +13,6 @@
 #include "fastsim/core/rng.hpp"
 #include "fastsim/core/simulator.hpp"
 #include "fastsim/core/units.hpp"
-#include "fastsim/net/link.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/route.hpp"
 #include "fastsim/traffic/udp_source.hpp"
@@ -30,9 +29,9 @@ class ParetoOnOffSource final : public UdpSource {
     Duration mean_off;
   };
 
-  ParetoOnOffSource(Simulator& sim, net::PacketPool& pool, const net::Route* route, const Params& p, Time start,
-                    Time stop, uint64_t seed, const std::string& id)
-      : UdpSource(sim, pool, route, start, stop),
+  ParetoOnOffSource(Simulator& sim, net::PacketPool& pool, const net::Route* route, net::PacketSink& out,
+                    const Params& p, Time start, Time stop, uint64_t seed, const std::string& id)
+      : UdpSource(sim, pool, route, out, start, stop),
         p_(p),
         rng_(seed, "udp/" + id),
         gap_(serialization_time(p.packet_bytes, p.peak)),

@@ -1,12 +1,12 @@
 // What every UDP source shares (cbr_source.hpp, pareto_on_off_source.hpp): a count of
-// packets sent, an explicit start, the send step onto the first hop of a route, and the
+// packets sent, an explicit start, the send step into the first hop of a route, and the
 // sink that counts and frees what reaches the route's end. Sources get no feedback.
+// A pending source event is cancelled when the source is destroyed (core/event.hpp).
 #pragma once
 
 #include <cstdint>
 
 #include "fastsim/core/simulator.hpp"
-#include "fastsim/net/link.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/route.hpp"
 
@@ -30,27 +30,13 @@ class CountingSink final : public net::PacketSink {
   uint64_t bytes_ = 0;
 };
 
-/// Puts a `bytes`-byte UDP packet numbered `seq`, stamped `now`, on the first link of
-/// `route` (what every UDP source sends).
-inline void send_udp_packet(net::PacketPool& pool, const net::Route* route, uint32_t bytes, uint64_t seq, Time now) {
-  net::Packet* p = pool.acquire();
-  p->route = route;
-  p->size_bytes = bytes;
-  p->seq = seq;
-  p->echo = now;
-  route->links[0]->enqueue(p);
-}
-
 /// A UDP source: an event that sends its next packet when it fires, from `start` (once
 /// start() is called) until before `stop`. Subclasses decide when the next packet leaves.
+/// Packets go to `out`, the route's first hop (its first link in a run).
 class UdpSource : public Event {
  public:
-  UdpSource(Simulator& sim, net::PacketPool& pool, const net::Route* route, Time start, Time stop)
-      : sim_(sim), pool_(pool), route_(route), start_(start), stop_(stop) {}
-  ~UdpSource() override {
-    if (scheduled())
-      sim_.cancel(*this);
-  }
+  UdpSource(Simulator& sim, net::PacketPool& pool, const net::Route* route, net::PacketSink& out, Time start, Time stop)
+      : sim_(sim), pool_(pool), route_(route), out_(out), start_(start), stop_(stop) {}
   UdpSource(const UdpSource&) = delete;
   UdpSource& operator=(const UdpSource&) = delete;
   /// Schedules the first packet (at `start`).
@@ -58,12 +44,20 @@ class UdpSource : public Event {
   [[nodiscard]] uint64_t sent() const { return sent_; }
 
  protected:
-  /// Sends the next `bytes`-byte packet now.
-  void send(uint32_t bytes) { send_udp_packet(pool_, route_, bytes, sent_++, sim_.now()); }
+  /// Sends the next `bytes`-byte packet (numbered by `sent_`, stamped now).
+  void send(uint32_t bytes) {
+    net::Packet* p = pool_.acquire();
+    p->route = route_;
+    p->size_bytes = bytes;
+    p->seq = sent_++;
+    p->echo = sim_.now();
+    out_.receive(p);
+  }
 
   Simulator& sim_;
   net::PacketPool& pool_;
   const net::Route* route_;
+  net::PacketSink& out_;
   Time start_;
   Time stop_;
   uint64_t sent_ = 0;  ///< packets sent so far
