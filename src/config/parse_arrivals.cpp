@@ -1,5 +1,5 @@
 // The scenario's "arrivals" array: Poisson arrivals of finite TCP flows with a size
-// distribution and a mix of paths (RTT classes) with weights (run/flow_arrivals.hpp).
+// distribution and a mix of paths (RTT classes) with weights (traffic/flow_arrivals.hpp).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -14,7 +14,7 @@ namespace {
 
 constexpr double kMaxArrivalsPerSecond = 1e5;
 
-std::optional<traffic::SizeDistribution> read_size(Reader& a) {
+std::optional<SizeDistribution> read_size(Reader& a) {
   const json* j = a.get("size");
   if (j == nullptr) {
     a.error("size",
@@ -23,8 +23,8 @@ std::optional<traffic::SizeDistribution> read_size(Reader& a) {
     return std::nullopt;
   }
   Reader r(*j, a.path_of("size"), a.issues());
-  using Kind = traffic::SizeDistribution::Kind;
-  traffic::SizeDistribution d;
+  using Kind = SizeDistribution::Kind;
+  SizeDistribution d;
   const auto kind = r.choice("distribution", {"fixed", "exponential", "pareto", "bounded_pareto"});
   if (!kind && r.is_object() && r.get("distribution") == nullptr)
     r.error("distribution", "missing required key (\"fixed\", \"exponential\", \"pareto\" or \"bounded_pareto\")");

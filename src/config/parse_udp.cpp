@@ -1,5 +1,5 @@
-// The scenario's "udp" array: UDP sources (net/cbr_source.hpp for constant bit rate and
-// line-rate bursts, net/pareto_on_off_source.hpp for Pareto on/off). Each entry is placed
+// The scenario's "udp" array: UDP sources (traffic/cbr_source.hpp for constant bit rate and
+// line-rate bursts, traffic/pareto_on_off_source.hpp for Pareto on/off). Each entry is placed
 // like a flow (parse_placement.cpp); no ACK path is needed.
 #include <fmt/format.h>
 
@@ -15,6 +15,7 @@ void read_udp(Reader& top, Scenario& s, TrafficContext& ctx) {
     Reader r((*list)[i], fmt::format("/udp/{}", i), top.issues());
     UdpSpec u;
     u.path.id = r.id("id", true).value_or("");
+    u.entry_id = u.path.id;
     u.path.json_index = i;
     const auto type = r.choice("type", {"cbr", "burst", "pareto"});
     u.type = static_cast<UdpSpec::Type>(type.value_or(0));

@@ -33,6 +33,7 @@ void EventQueue::finish_pop() {
 }
 
 void EventQueue::schedule(Event& ev, Time t) {
+  assert(!ev.scheduled() || ev.queue_ == this);  // an event is pending on one queue at a time
   const Entry e{t, next_seq_++, &ev};
   ev.time_ = t;
   ev.queue_ = this;

@@ -77,8 +77,7 @@ void Experiment::add_probes() {
     std::vector<trace::UdpProbe::Member> members;
     for (; i < udp.size() && udp[i]->spec->path.json_index == entry; ++i)
       members.push_back({udp[i]->source.get(), udp[i]->sink.get(), &udp[i]->counters});
-    sampler_.add(std::make_unique<trace::UdpProbe>(scenario_.resolved.at("udp").at(entry).at("id").get<std::string>(),
-                                                   std::move(members)));
+    sampler_.add(std::make_unique<trace::UdpProbe>(udp[i - 1]->spec->entry_id, std::move(members)));
   }
   for (auto& a : network_->arrivals())
     sampler_.add(std::make_unique<trace::ArrivalProbe>(*a));

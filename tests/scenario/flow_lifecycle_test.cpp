@@ -39,7 +39,6 @@ TEST_CASE("a finite flow leaves the active-flow count at its completion instant"
     done = full.flow(0).sender->completion_time();
     // strictly inside a sample period: a polled end would come later
     REQUIRE(done.ps() % Duration::seconds_int(1).ps() != 0);
-    CHECK(full.result().flows[0].end_s == done.to_seconds());
   }
   run::Experiment exp(s);
   exp.run_until(done - Duration::picoseconds(1));

@@ -14,7 +14,7 @@
 
 #include "../support/helpers.hpp"
 #include "fastsim/core/rng.hpp"
-#include "fastsim/traffic/size_distribution.hpp"
+#include "fastsim/core/size_distribution.hpp"
 
 using namespace fastsim;
 using fastsim::testing::scenario_from;
@@ -102,8 +102,8 @@ TEST_CASE("Poisson arrivals: counts and mean size within their 99 % confidence b
 }
 
 TEST_CASE("bounded Pareto's mean formula matches its samples", "[scenario][arrivals]") {
-  traffic::SizeDistribution d;
-  d.kind = traffic::SizeDistribution::Kind::kBoundedPareto;
+  SizeDistribution d;
+  d.kind = SizeDistribution::Kind::kBoundedPareto;
   d.min = 1000;
   d.max = 1e6;
   d.shape = 1.2;

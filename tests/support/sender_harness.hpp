@@ -75,9 +75,13 @@ class SenderHarness {
   explicit SenderHarness(const tcp::TcpConfig& cfg = {}, const std::string& algorithm = "reno",
                          uint64_t total_segments = 0) {
     out_.owner = this;
-    sender_ = std::make_unique<tcp::TcpSender>(sim_, pool_, cfg,
-                                               std::make_unique<CallCounter>(make_algorithm(algorithm), &calls_),
-                                               &route_, out_, total_segments);
+    std::unique_ptr<cc::CongestionControl> inner = make_algorithm(algorithm);
+    cc::CongestionControl* algorithm_ptr = inner.get();
+    sender_ = std::make_unique<tcp::TcpSender>(
+        sim_, pool_, cfg, std::make_unique<CallCounter>(std::move(inner), &calls_), &route_, out_, total_segments);
+    // The sender attached the counting wrapper; the algorithm needs the sender's services
+    // (timer, pacing, baseRTT) too.
+    algorithm_ptr->attach(sender_.get());
   }
   SenderHarness(const SenderHarness&) = delete;
   SenderHarness& operator=(const SenderHarness&) = delete;

@@ -148,8 +148,16 @@ TEST_CASE("the event of a handler that threw may be destroyed before the simulat
   };
   auto ev = std::make_unique<Thrower>();
   sim.schedule_at(*ev, Time::from_ps(5));
+  std::vector<int> log;
+  Recorder later(1, &log);
+  sim.schedule_at(later, Time::from_ps(8));
   CHECK_THROWS_AS(sim.run_until(Time::from_ps(10)), std::runtime_error);
+  CHECK_FALSE(ev->scheduled());
   ev.reset();  // still the heap's root until the next run: the queue must not touch it (ASan)
+  CHECK(sim.pending() == 1);
+  sim.run_until(Time::from_ps(10));  // the queue is usable: the other event fires
+  CHECK(log == std::vector<int>{1});
+  CHECK(sim.pending() == 0);
 }
 
 TEST_CASE("destroying a pending event cancels it", "[engine][guard]") {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/cc_driver.hpp"
 #include "fastsim/cc/registry.hpp"
 #include "fastsim/cc/reno.hpp"
 
@@ -134,6 +135,21 @@ TEST_CASE("Every algorithm's trace columns have their CSV names and read the alg
     INFO(a.name);
     CHECK(names == expected.at(a.name));
   }
+}
+
+TEST_CASE("Trace columns read the algorithm's state: CUBIC's W_max after a loss", "[cc][registry]") {
+  // The epoch after a loss starts at the next ACK with W_max = the window at the loss
+  // (no fast convergence on the first loss) and K = cbrt(W_max * (1 - beta) / C), beta
+  // = 0.7 and C = 0.4 (RFC 8312).
+  fastsim::testing::CcDriver d("cubic");
+  d.round_trips(3, Duration::milliseconds(100));
+  const double w_at_loss = d.w.cwnd_pkts;
+  d.loss();
+  d.round_trip(Duration::milliseconds(100));
+  const auto columns = d.cc->trace_columns();
+  REQUIRE(columns.size() == 2);
+  CHECK(columns[0].value(*d.cc) == Approx(w_at_loss).epsilon(1e-12));
+  CHECK(columns[1].value(*d.cc) == Approx(std::cbrt(w_at_loss * 0.3 / 0.4)).epsilon(1e-9));
 }
 
 TEST_CASE("String options are read back by name, defaulting to the first choice", "[cc][params]") {

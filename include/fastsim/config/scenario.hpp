@@ -10,10 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "fastsim/cc/params.hpp"
+#include "fastsim/core/size_distribution.hpp"
 #include "fastsim/core/time.hpp"
 #include "fastsim/net/link_config.hpp"
 #include "fastsim/tcp/tcp_config.hpp"
-#include "fastsim/traffic/size_distribution.hpp"
 
 namespace fastsim::config {
 
@@ -47,10 +47,11 @@ struct FlowSpec {
   tcp::TcpConfig tcp;
 };
 
-/// A UDP source (net/udp_source.hpp): constant bit rate, a line-rate burst, or Pareto on/off.
+/// A UDP source (traffic/udp_source.hpp): constant bit rate, a line-rate burst, or Pareto on/off.
 struct UdpSpec {
   enum class Type { kCbr, kBurst, kParetoOnOff };
-  FlowSpec path;  ///< where it goes: id, json_index, src, dst, route, data_links (TCP fields unused)
+  FlowSpec path;         ///< where it goes: id, json_index, src, dst, route, data_links (TCP fields unused)
+  std::string entry_id;  ///< the "id" of its entry in "udp" (the replicas of a `count` share it)
   Type type = Type::kCbr;
   Rate rate;                    ///< CBR and burst: the sending rate; Pareto: the peak (on) rate
   uint32_t packet_size = 1500;  ///< bytes on the wire
@@ -62,13 +63,13 @@ struct UdpSpec {
   Duration mean_off;
 };
 
-/// Finite TCP flows arriving as a Poisson process (run/flow_arrivals.hpp).
+/// Finite TCP flows arriving as a Poisson process (traffic/flow_arrivals.hpp).
 struct ArrivalSpec {
   std::string id;
   size_t json_index = 0;
   std::optional<double> flows_per_s;  ///< the arrival rate, or:
   std::optional<double> load;         ///< offered load as a fraction of the bottleneck's rate
-  traffic::SizeDistribution size;
+  SizeDistribution size;
   /// One template per path (RTT class): id "<id>.<k>", its hosts and routes, the
   /// algorithm, parameters and TCP settings every arriving flow of that path uses.
   std::vector<FlowSpec> paths;

@@ -7,7 +7,8 @@
 // - Destroying a pending event cancels it (OMNeT++ cancels a message its owner deletes):
 //   the event keeps a pointer to the queue it was last scheduled on, and a queue that is
 //   destroyed or cleared first unschedules its events, so owners and the simulator may
-//   be destroyed in either order.
+//   be destroyed in either order. An event is pending on one queue at a time (checked
+//   by an assertion in debug builds).
 #pragma once
 
 #include <cstdint>

@@ -31,8 +31,9 @@ struct RunOptions {
 
 class Experiment {
  public:
-  /// Builds the network, schedules the flows and the sampler. `scenario` must outlive the
-  /// Experiment (it is referenced, not copied).
+  /// Builds the network, schedules the flows and the sampler (so an event a test adds
+  /// through sim() at a sample instant fires after that sample). `scenario` must outlive
+  /// the Experiment (it is referenced, not copied).
   explicit Experiment(const config::Scenario& scenario, std::string version = FASTSIM_VERSION);
   /// The experiment keeps a reference to its scenario: a temporary would dangle.
   explicit Experiment(config::Scenario&& scenario, std::string version = FASTSIM_VERSION) = delete;

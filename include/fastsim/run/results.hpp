@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -97,9 +96,8 @@ struct ArrivalResult {
   uint64_t active_at_end = 0;
   std::optional<double> mean_fct_s;
   std::optional<double> mean_slowdown;  ///< mean of fct / fair_fct
-  /// Every completed flow (a view of the process's record: valid while the run's
-  /// components live) and the ids of the process's paths.
-  std::span<const traffic::CompletedFlow> completed_flows;
+  /// Every completed flow, in completion order, and the ids of the process's paths.
+  std::vector<traffic::CompletedFlow> completed_flows;
   std::vector<std::string> path_ids;
 };
 

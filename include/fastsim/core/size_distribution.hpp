@@ -9,7 +9,7 @@
 
 #include "fastsim/core/rng.hpp"
 
-namespace fastsim::traffic {
+namespace fastsim {
 
 struct SizeDistribution {
   enum class Kind { kFixed, kExponential, kPareto, kBoundedPareto };
@@ -25,4 +25,4 @@ struct SizeDistribution {
   [[nodiscard]] uint64_t sample(RandomStream& rng) const;
 };
 
-}  // namespace fastsim::traffic
+}  // namespace fastsim

@@ -1,12 +1,12 @@
 // Flow-size sampling (see size_distribution.hpp).
-#include "fastsim/traffic/size_distribution.hpp"
+#include "fastsim/core/size_distribution.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include <boost/random/exponential_distribution.hpp>
 
-namespace fastsim::traffic {
+namespace fastsim {
 
 double SizeDistribution::mean_bytes() const {
   if (kind != Kind::kBoundedPareto)
@@ -38,4 +38,4 @@ uint64_t SizeDistribution::sample(RandomStream& rng) const {
   return static_cast<uint64_t>(std::llround(std::clamp(x, 1.0, 1e15)));  // the Pareto tail is unbounded
 }
 
-}  // namespace fastsim::traffic
+}  // namespace fastsim
