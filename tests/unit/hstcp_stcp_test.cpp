@@ -44,7 +44,7 @@ TEST_CASE("HSTCP a(w) and b(w) follow RFC 3649 at w = 1000 and w = 10000", "[cc]
     INFO("w = " << w << ": a = " << hs.increase(w) << " (spec " << spec_a(w) << "), b = " << hs.decrease(w) << " (spec "
                 << spec_b(w) << ")");
     CHECK(hs.decrease(w) == Approx(spec_b(w)).epsilon(1e-9));
-    // The spec's p(w) = 0.078 / w^1.2 is RFC 3649's rounding of the exact line through
+    // p(w) = 0.078 / w^1.2 as usually quoted is RFC 3649's rounding of the exact line through
     // (38, 1e-3) and (83000, 1e-7) that fastsim uses: they differ by < 3 % here.
     CHECK(hs.increase(w) == Approx(spec_a(w)).epsilon(0.03));
   }

@@ -56,7 +56,7 @@ double spec_beta(double da, double dm) {
 }
 }  // namespace
 
-TEST_CASE("Illinois alpha and beta curves match the spec", "[cc][illinois]") {
+TEST_CASE("Illinois alpha and beta curves match the published curves", "[cc][illinois]") {
   CcDriver d("illinois");
   const auto& il = illinois(d);
   const double dm = 0.1;

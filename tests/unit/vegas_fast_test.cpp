@@ -125,7 +125,7 @@ TEST_CASE("Quick Vegas follows the increment-history rule every other RTT", "[cc
   }
 }
 
-TEST_CASE("FAST's target follows the update law of the spec", "[cc][fast]") {
+TEST_CASE("FAST's target follows the published update law", "[cc][fast]") {
   cc::ParamValues p = cc::ParamValues::defaults(cc::Fast::param_specs());
   p.set("alpha", 50);
   p.set("gamma", 0.5);

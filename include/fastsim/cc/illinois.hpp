@@ -7,7 +7,7 @@
 //   ever (never aged, as Linux). Rounds without samples leave alpha and beta unchanged.
 // - alpha = alpha_max only after theta consecutive rounds with da <= d1 once the delay has
 //   been above d1 (Linux counts such rounds without resetting on the way up; here they
-//   must be consecutive, as the spec's "theta RTTs in that state" reads).
+//   must be consecutive, as the Illinois paper's "theta RTTs in that state" reads).
 // - Post-loss RTT filtering (the evaluation paper's fix against maxRTT outliers) is the
 //   parameter loss_filter_rtts: the samples of that many rounds after a loss or a
 //   timeout are ignored for maxRTT and for the averages. Default 0 = Linux.
