@@ -5,12 +5,12 @@
 #include <sys/resource.h>
 
 #include <chrono>
-#include <filesystem>
 
 #include "fastsim/trace/arrival_probe.hpp"
 #include "fastsim/trace/atomic_file.hpp"
 #include "fastsim/trace/flow_probe.hpp"
 #include "fastsim/trace/link_probe.hpp"
+#include "fastsim/trace/run_folder.hpp"
 #include "fastsim/trace/udp_probe.hpp"
 
 namespace fastsim::run {
@@ -21,23 +21,6 @@ double peak_rss_mb() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   return static_cast<double>(ru.ru_maxrss) / 1024.0;
-}
-
-/// Creates the output folders and removes a previous run's outputs (only the files
-/// fastsim writes: summary.json and the CSVs of flows/, links/, udp/ and arrivals/), so
-/// that no stale trace of a flow that no longer exists survives.
-void prepare_out_dir(const std::string& dir) {
-  namespace fs = std::filesystem;
-  constexpr const char* kTraceFolders[] = {"/flows", "/links", "/udp", "/arrivals"};
-  for (const char* sub : kTraceFolders)
-    fs::create_directories(dir + sub);
-  fs::remove(dir + "/summary.json");
-  for (const char* sub : kTraceFolders) {
-    for (const auto& e : fs::directory_iterator(dir + sub)) {
-      if (e.is_regular_file() && e.path().extension() == ".csv")
-        fs::remove(e.path());
-    }
-  }
 }
 
 }  // namespace
@@ -89,9 +72,11 @@ void Experiment::run_until(Time t) {
 
 const RunResult& Experiment::run(const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
-  const bool traces = !options.out_dir.empty() && sampler_.sample_times_s().empty();
-  if (!options.out_dir.empty())
-    prepare_out_dir(options.out_dir);
+  const bool outputs = !options.out_dir.empty();
+  const bool traces = outputs && sampler_.sample_times_s().empty();
+  const trace::RunFolder folder(options.out_dir);
+  if (outputs)
+    folder.prepare();
   if (traces)
     sampler_.open(options.out_dir);
   std::function<void()> progress;
@@ -104,10 +89,13 @@ const RunResult& Experiment::run(const RunOptions& options) {
   facts.events = sim_.events_processed();
   facts.peak_rss_mb = peak_rss_mb();
   result_ = collect_results(scenario_, *network_, probes_, sampler_.sample_times_s(), facts);
-  if (!options.out_dir.empty()) {
+  if (outputs) {  // every write first (a full disk fails here), then only renames
     if (traces)
-      sampler_.commit();
-    trace::write_json_atomically(options.out_dir + "/summary.json", summary_json());
+      sampler_.close();
+    trace::AtomicFile summary(folder.summary_path());
+    trace::write_json(summary, summary_json());
+    summary.close();
+    folder.replace(summary, [&] { return traces ? sampler_.commit() : std::vector<std::string>{}; });
   }
   return result_;
 }

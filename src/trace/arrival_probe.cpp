@@ -40,11 +40,22 @@ void ArrivalProbe::sample(Time now, Duration /*tau*/) {
   }
 }
 
-void ArrivalProbe::commit() {
+void ArrivalProbe::close() {
   if (file_)
-    file_->commit();
+    file_->close();
   if (flows_file_)
+    flows_file_->close();
+}
+
+void ArrivalProbe::commit(std::vector<std::string>& written) {
+  if (file_) {
+    file_->commit();
+    written.push_back(file_->path());
+  }
+  if (flows_file_) {
     flows_file_->commit();
+    written.push_back(flows_file_->path());
+  }
 }
 
 }  // namespace fastsim::trace

@@ -1,11 +1,16 @@
-// Atomic output files (see atomic_file.hpp).
+// Atomic output files (see atomic_file.hpp): POSIX open/write/close on the temporary,
+// std::filesystem::rename into place.
 #include "fastsim/trace/atomic_file.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <cstdio>
+#include <cerrno>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
+#include <ostream>
+#include <streambuf>
 #include <system_error>
 
 namespace fastsim::trace {
@@ -19,43 +24,101 @@ size_t shared_buffer_size(size_t files) {
 }
 
 AtomicFile::AtomicFile(std::string path, size_t buffer_bytes)
-    : path_(std::move(path)),
-      tmp_(path_ + ".tmp"),
-      out_(std::make_unique<fmt::ostream>(fmt::output_file(tmp_, fmt::buffer_size = buffer_bytes))) {}
+    : path_(std::move(path)), tmp_(path_ + ".tmp"), limit_(std::max<size_t>(buffer_bytes, 1)) {
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0)
+    fail("cannot create", errno);
+}
 
 AtomicFile::~AtomicFile() {
+  if (fd_ >= 0)
+    ::close(fd_);
   if (!committed_) {
-    out_.reset();
     std::error_code ec;
     std::filesystem::remove(tmp_, ec);
   }
 }
 
+void AtomicFile::fail(const char* what, int error) const {
+  throw std::system_error(error, std::generic_category(), std::string(what) + " " + tmp_);
+}
+
+void AtomicFile::flush() {
+  const char* p = buf_.data();
+  size_t left = buf_.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd_, p, left);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      fail("cannot write", errno);
+    }
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  buf_.clear();
+}
+
+void AtomicFile::close() {
+  if (fd_ < 0)
+    return;
+  flush();
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0)  // delayed write errors (NFS, some file systems) show up here
+    fail("cannot write", errno);
+}
+
 void AtomicFile::commit() {
-  out_->close();
-  out_.reset();  // frees the write buffer before the summary is built
-  std::filesystem::rename(tmp_, path_);
+  close();
+  std::error_code ec;
+  std::filesystem::rename(tmp_, path_, ec);
+  if (ec)
+    throw std::system_error(ec, "cannot rename " + tmp_ + " to " + path_);
   committed_ = true;
+  buf_ = fmt::memory_buffer();  // frees the write buffer before the summary is built
+}
+
+namespace {
+/// A std::streambuf over an AtomicFile, so a JSON document streams into it.
+class AtomicFileBuf final : public std::streambuf {
+ public:
+  explicit AtomicFileBuf(AtomicFile& file) : file_(file) {}
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (c != traits_type::eof()) {
+      const char ch = traits_type::to_char_type(c);
+      file_.write(&ch, 1);
+    }
+    return traits_type::not_eof(c);
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    file_.write(s, static_cast<size_t>(n));
+    return n;
+  }
+
+ private:
+  AtomicFile& file_;
+};
+}  // namespace
+
+void write_json(AtomicFile& file, const nlohmann::json& doc) {
+  AtomicFileBuf buf(file);
+  std::ostream out(&buf);
+  out.exceptions(std::ios::badbit);  // rethrows what the file threw (the path and the OS error)
+  out << std::setw(2) << doc << '\n';
 }
 
 void write_json_atomically(const std::string& path, const nlohmann::json& doc) {
-  const std::string tmp = path + ".tmp";
-  try {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.exceptions(std::ios::failbit | std::ios::badbit);
-    out << std::setw(2) << doc << '\n';
-    out.close();
-    std::filesystem::rename(tmp, path);
-  } catch (...) {
-    std::error_code ec;
-    std::filesystem::remove(tmp, ec);
-    throw;
-  }
+  AtomicFile file(path);
+  write_json(file, doc);
+  file.commit();
 }
 
 void write_file_atomically(const std::string& path, const std::string& text) {
   AtomicFile f(path);
-  f.print("{}", text);
+  f.write(text.data(), text.size());
   f.commit();
 }
 

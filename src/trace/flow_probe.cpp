@@ -74,9 +74,16 @@ void FlowProbe::write_row(Time now, double goodput_bps) {
   out.print("\n");
 }
 
-void FlowProbe::commit() {
+void FlowProbe::close() {
   if (file_)
+    file_->close();
+}
+
+void FlowProbe::commit(std::vector<std::string>& written) {
+  if (file_) {
     file_->commit();
+    written.push_back(file_->path());
+  }
 }
 
 }  // namespace fastsim::trace

@@ -27,9 +27,16 @@ void LinkProbe::sample(Time now, Duration tau) {
   }
 }
 
-void LinkProbe::commit() {
+void LinkProbe::close() {
   if (file_)
+    file_->close();
+}
+
+void LinkProbe::commit(std::vector<std::string>& written) {
+  if (file_) {
     file_->commit();
+    written.push_back(file_->path());
+  }
 }
 
 }  // namespace fastsim::trace

@@ -23,9 +23,16 @@ void Sampler::fire() {
     sim_.schedule_at(*this, next);
 }
 
-void Sampler::commit() {
+void Sampler::close() {
   for (auto& p : probes_)
-    p->commit();
+    p->close();
+}
+
+std::vector<std::string> Sampler::commit() {
+  std::vector<std::string> written;
+  for (auto& p : probes_)
+    p->commit(written);
+  return written;
 }
 
 }  // namespace fastsim::trace

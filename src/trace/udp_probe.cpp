@@ -25,9 +25,16 @@ void UdpProbe::sample(Time now, Duration tau) {
   file_->print("{:.6f},{},{},{},{:.6g}\n", now.to_seconds(), sent, delivered, drops, rate);
 }
 
-void UdpProbe::commit() {
+void UdpProbe::close() {
   if (file_)
+    file_->close();
+}
+
+void UdpProbe::commit(std::vector<std::string>& written) {
+  if (file_) {
     file_->commit();
+    written.push_back(file_->path());
+  }
 }
 
 }  // namespace fastsim::trace

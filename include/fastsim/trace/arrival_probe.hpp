@@ -22,7 +22,8 @@ class ArrivalProbe final : public Probe {
   [[nodiscard]] size_t files() const override { return arrivals_.spec().traces ? 2 : 1; }
   void open(const std::string& out_dir, size_t buffer) override;
   void sample(Time now, Duration tau) override;
-  void commit() override;
+  void close() override;
+  void commit(std::vector<std::string>& written) override;
 
  private:
   traffic::FlowArrivals& arrivals_;

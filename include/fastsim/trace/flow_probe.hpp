@@ -37,7 +37,8 @@ class FlowProbe final : public Probe {
   [[nodiscard]] size_t files() const override { return 1; }
   void open(const std::string& out_dir, size_t buffer) override;
   void sample(Time now, Duration tau) override;
-  void commit() override;
+  void close() override;
+  void commit(std::vector<std::string>& written) override;
 
   /// Goodput of every period so far, from the start of the run (zero before the flow starts).
   [[nodiscard]] const std::vector<double>& goodput_samples_bps() const { return goodput_samples_bps_; }

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "fastsim/core/time.hpp"
 
@@ -22,8 +23,12 @@ class Probe {
   virtual void open(const std::string& out_dir, size_t buffer) = 0;
   /// Records the period (now - tau, now] that just ended.
   virtual void sample(Time now, Duration tau) = 0;
-  /// Renames the trace files into place (the run finished).
-  virtual void commit() = 0;
+  /// Finishes writing the trace files (flushed and closed, not yet in place). Throws
+  /// std::system_error on a write error.
+  virtual void close() = 0;
+  /// Renames the trace files into place (the run finished) and appends their paths to
+  /// `written`. Throws std::system_error on a write or rename error.
+  virtual void commit(std::vector<std::string>& written) = 0;
 };
 
 }  // namespace fastsim::trace

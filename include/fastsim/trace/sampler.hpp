@@ -30,8 +30,10 @@ class Sampler final : public Event {
   /// Schedules the first sample (one interval from now).
   void start() { sim_.schedule_at(*this, sim_.now() + interval_); }
   void fire() override;
-  /// Renames every trace file into place.
-  void commit();
+  /// Finishes every trace file (flushed and closed; throws on a write error).
+  void close();
+  /// Renames every trace file into place; returns their paths.
+  std::vector<std::string> commit();
 
   /// End of each sample period so far, in seconds.
   [[nodiscard]] const std::vector<double>& sample_times_s() const { return sample_times_s_; }

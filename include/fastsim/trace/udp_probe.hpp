@@ -30,7 +30,8 @@ class UdpProbe final : public Probe {
   [[nodiscard]] size_t files() const override { return 1; }
   void open(const std::string& out_dir, size_t buffer) override;
   void sample(Time now, Duration tau) override;
-  void commit() override;
+  void close() override;
+  void commit(std::vector<std::string>& written) override;
 
  private:
   std::string id_;

@@ -1,0 +1,46 @@
+// A run's output folder (see run_folder.hpp).
+#include "fastsim/trace/run_folder.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace fastsim::trace {
+
+namespace fs = std::filesystem;
+
+namespace {
+constexpr const char* kTraceFolders[] = {"flows", "links", "udp", "arrivals"};
+}
+
+void RunFolder::prepare() const {
+  for (const char* sub : kTraceFolders)
+    fs::create_directories(fs::path(dir_) / sub);
+  std::vector<fs::path> folders{dir_};
+  for (const char* sub : kTraceFolders)
+    folders.push_back(fs::path(dir_) / sub);
+  for (const auto& folder : folders) {
+    for (const auto& e : fs::directory_iterator(folder)) {
+      if (e.is_regular_file() && e.path().extension() == ".tmp")
+        fs::remove(e.path());
+    }
+  }
+}
+
+void RunFolder::remove_summary() const {
+  fs::remove(summary_path());
+}
+
+void RunFolder::remove_traces_except(const std::vector<std::string>& keep) const {
+  std::vector<fs::path> kept;
+  for (const auto& k : keep)
+    kept.push_back(fs::path(k).lexically_normal());
+  for (const char* sub : kTraceFolders) {
+    for (const auto& e : fs::directory_iterator(fs::path(dir_) / sub)) {
+      if (e.is_regular_file() && e.path().extension() == ".csv" &&
+          std::find(kept.begin(), kept.end(), e.path().lexically_normal()) == kept.end())
+        fs::remove(e.path());
+    }
+  }
+}
+
+}  // namespace fastsim::trace

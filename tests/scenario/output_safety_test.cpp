@@ -1,0 +1,115 @@
+// Output files against the contract of docs/outputs.md: a write error (a full disk, an
+// I/O error) is reported with the file and the OS error, never aborts, leaves no
+// temporary behind and never destroys the previous good result; a killed run's stale
+// temporaries are cleaned by the next run. The full disk is /dev/full behind the
+// temporary's name for one file, and a small tmpfs for a whole run (skipped, with a
+// warning, where the machine does not allow mounting).
+#include <catch2/catch.hpp>
+
+#include <sys/mount.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include "../support/helpers.hpp"
+#include "fastsim/trace/atomic_file.hpp"
+
+namespace fs = std::filesystem;
+using fastsim::testing::read_file;
+using fastsim::testing::run_command;
+
+TEST_CASE("a write error throws with the path and the OS error; the previous file stays", "[outputs][reliability]") {
+  const fs::path dir = fastsim::testing::temp_dir("atomic-full");
+  const fs::path path = dir / "a.csv";
+  std::ofstream(path) << "previous good result\n";
+  fs::create_symlink("/dev/full", dir / "a.csv.tmp");  // every write to the temporary fails: ENOSPC
+  {
+    fastsim::trace::AtomicFile file(path.string(), 512);
+    std::string what;
+    try {
+      for (int i = 0; i < 100; ++i)
+        file.print("{},{}\n", i, "row of a trace");
+      file.commit();
+    } catch (const std::system_error& e) {
+      what = e.what();
+      CHECK(e.code() == std::errc::no_space_on_device);
+    }
+    CHECK_THAT(what, Catch::Contains((dir / "a.csv.tmp").string()));
+    CHECK_THAT(what, Catch::Contains("No space left on device"));
+  }  // the destructor neither throws nor aborts, and removes the temporary
+  CHECK_FALSE(fs::exists(fs::symlink_status(dir / "a.csv.tmp")));
+  CHECK(read_file(path) == "previous good result\n");
+
+  // A file destroyed without commit leaves nothing, even with unflushed data.
+  {
+    fastsim::trace::AtomicFile file((dir / "b.csv").string());
+    file.print("unflushed\n");
+  }
+  CHECK_FALSE(fs::exists(dir / "b.csv"));
+  CHECK_FALSE(fs::exists(dir / "b.csv.tmp"));
+  fs::remove_all(dir);
+}
+
+namespace {
+std::string scenario_file(const fs::path& dir, const std::string& name, const std::string& sample_interval) {
+  const fs::path p = dir / (name + ".json");
+  std::ofstream(p) << R"({"name": ")" << name << R"(", "duration": "5s", "sample_interval": ")" << sample_interval
+                   << R"(", "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "5ms", "buffer": "100pkt"},
+                         "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+                       "flows": [{"id": "a", "algorithm": "reno", "rtt": "40ms"},
+                                 {"id": "b", "algorithm": "reno", "rtt": "80ms"}]})";
+  return p.string();
+}
+}  // namespace
+
+TEST_CASE("a killed run's temporaries are removed by the next run; stale traces go", "[outputs][reliability]") {
+  const fs::path dir = fastsim::testing::temp_dir("stale-tmp");
+  const fs::path out = dir / "out";
+  fs::create_directories(out / "flows");
+  std::ofstream(out / "flows" / "a.csv.tmp") << "half a trace";
+  std::ofstream(out / "summary.json.tmp") << "{";
+  std::ofstream(out / "flows" / "gone.csv") << "a flow of a previous scenario";
+  const auto r = run_command(std::string(FASTSIM_BINARY) + " run " + scenario_file(dir, "s", "1s") + " --out " +
+                             out.string() + " --quiet");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  for (const auto& e : fs::recursive_directory_iterator(out))
+    CHECK(e.path().extension() != ".tmp");
+  CHECK_FALSE(fs::exists(out / "flows" / "gone.csv"));
+  CHECK(fs::exists(out / "flows" / "a.csv"));
+  CHECK(fs::exists(out / "summary.json"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a run that fills the disk exits 3 naming the file; the previous result survives whole",
+          "[outputs][reliability]") {
+  const fs::path dir = fastsim::testing::temp_dir("full-disk");
+  const fs::path mnt = dir / "mnt";
+  fs::create_directories(mnt);
+  if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=96k") != 0) {
+    WARN("cannot mount a tmpfs here (" << std::strerror(errno) << "): full-disk run not tested");
+    fs::remove_all(dir);
+    return;
+  }
+  const fs::path out = mnt / "out";
+  // A first run that fits (5 rows per trace) ...
+  const auto good = run_command(std::string(FASTSIM_BINARY) + " run " + scenario_file(dir, "small", "1s") + " --out " +
+                                out.string() + " --quiet");
+  INFO(good.output);
+  REQUIRE(good.exit_code == 0);
+  const auto before = fastsim::testing::run_outputs(out, {});
+  REQUIRE(before.size() == 4);  // summary, two flows, the bottleneck
+  // ... then one that does not (5000 rows per trace).
+  const auto full = run_command(std::string(FASTSIM_BINARY) + " run " + scenario_file(dir, "big", "1ms") + " --out " +
+                                out.string() + " --quiet");
+  INFO(full.output);
+  CHECK(full.exit_code == 3);
+  CHECK_THAT(full.output, Catch::Contains("No space left on device"));
+  CHECK_THAT(full.output, Catch::Contains(out.string()));
+  CHECK(fastsim::testing::run_outputs(out, {}) == before);  // byte for byte, and no temporary left
+  ::umount(mnt.c_str());
+  fs::remove_all(dir);
+}
