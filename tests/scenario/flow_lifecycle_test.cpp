@@ -79,3 +79,16 @@ TEST_CASE("fair-share completion time of an arriving flow, by hand for two flows
   // With the end polled at the next 1-s sample, n would have been 2.
   CHECK(n < 1.99);
 }
+
+TEST_CASE("on/off toggles are scheduled one at a time, whatever the number of periods", "[scenario][lifecycle]") {
+  // 1-us on and off periods over 6 s: three million toggles, which used to be scheduled (and
+  // allocated) at the start.
+  const auto s = scenario_from(two_flow_scenario(R"("flows": [
+      {"id": "blinking", "algorithm": "reno", "rtt": "40ms", "on_off": {"on": "1us", "off": "1us"}}])"));
+  run::Experiment exp(s);
+  // flow start, its first toggle, the sampler
+  CHECK(exp.sim().pending() == 3);
+  exp.run_until(Time::at(Duration::milliseconds(500)));
+  CHECK(exp.sim().pending() < 16);  // the toggle, the sampler and a few packet and timer events
+  CHECK(exp.flow(0).sender->counters().data_sent > 0);
+}

@@ -1,10 +1,15 @@
 // The flow lifecycle of the scenario's flows: starts each flow at its start time, pauses
-// and resumes on/off flows, stops new data at its stop time, and ends it at its stop or
+// and resumes on/off flows (one pending event per flow, the next toggle scheduled when
+// one fires, so memory does not grow with the number of periods), stops new data at its
+// stop time, and ends it at its stop or
 // at the exact instant its last byte is acknowledged (the sender's completion callback,
 // the same mechanism arrival processes use). Flows crossing the bottleneck are counted in
 // the active-flow clock from start to end, so fair-share completion times see the true
 // number of competing flows at every instant.
 #pragma once
+
+#include <memory>
+#include <vector>
 
 #include "fastsim/core/simulator.hpp"
 #include "fastsim/run/network.hpp"
@@ -15,14 +20,18 @@ namespace fastsim::run {
 class FlowLifecycle {
  public:
   /// `run_end`: the end of the run (on/off toggles stop there).
-  FlowLifecycle(Simulator& sim, traffic::ActiveFlowClock& clock, Time run_end)
-      : sim_(sim), clock_(clock), run_end_(run_end) {}
+  FlowLifecycle(Simulator& sim, traffic::ActiveFlowClock& clock, Time run_end);
+
+  FlowLifecycle(const FlowLifecycle&) = delete;
+  FlowLifecycle& operator=(const FlowLifecycle&) = delete;
+  ~FlowLifecycle();
 
   /// Schedules `f`'s start, on/off toggles and stop, and watches its completion.
-  /// `f` must outlive the simulation's pending events.
+  /// `f` must outlive the lifecycle.
   void manage(FlowRuntime& f);
 
  private:
+  class OnOffToggle;
   void start(FlowRuntime& f);
   /// The flow ends now (stop or completion); a second call is ignored.
   void end(FlowRuntime& f);
@@ -30,6 +39,7 @@ class FlowLifecycle {
   Simulator& sim_;
   traffic::ActiveFlowClock& clock_;
   Time run_end_;
+  std::vector<std::unique_ptr<OnOffToggle>> toggles_;
 };
 
 }  // namespace fastsim::run
