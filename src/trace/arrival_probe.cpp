@@ -9,10 +9,10 @@ ArrivalProbe::ArrivalProbe(traffic::FlowArrivals& arrivals) : arrivals_(arrivals
 
 void ArrivalProbe::open(const std::string& out_dir, size_t buffer) {
   const std::string& id = arrivals_.spec().id;
-  file_ = std::make_unique<AtomicFile>(fmt::format("{}/arrivals/{}.csv", out_dir, id), buffer);
+  file_ = &create_file(fmt::format("{}/arrivals/{}.csv", out_dir, id), buffer);
   file_->print("time_s,active,started,completed,mean_fct_s,mean_slowdown\n");
   if (arrivals_.spec().traces) {
-    flows_file_ = std::make_unique<AtomicFile>(fmt::format("{}/arrivals/{}-flows.csv", out_dir, id), buffer);
+    flows_file_ = &create_file(fmt::format("{}/arrivals/{}-flows.csv", out_dir, id), buffer);
     flows_file_->print("time_s,flow,cwnd_pkts,srtt_s,bytes_acked,retransmits\n");
   }
 }
@@ -37,24 +37,6 @@ void ArrivalProbe::sample(Time now, Duration /*tau*/) {
       flows_file_->print("{:.6f},{},{:.6g},{:.9f},{},{}\n", t, *f.id, f.cwnd_pkts, f.srtt_s, f.segments_acked * mss,
                          f.retransmits);
     }
-  }
-}
-
-void ArrivalProbe::close() {
-  if (file_)
-    file_->close();
-  if (flows_file_)
-    flows_file_->close();
-}
-
-void ArrivalProbe::commit(std::vector<std::string>& written) {
-  if (file_) {
-    file_->commit();
-    written.push_back(file_->path());
-  }
-  if (flows_file_) {
-    flows_file_->commit();
-    written.push_back(flows_file_->path());
   }
 }
 

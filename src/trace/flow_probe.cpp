@@ -36,7 +36,7 @@ FlowProbe::FlowProbe(std::string id, const tcp::TcpSender& sender, const tcp::Tc
       activity_(activity) {}
 
 void FlowProbe::open(const std::string& out_dir, size_t buffer) {
-  file_ = std::make_unique<AtomicFile>(fmt::format("{}/flows/{}.csv", out_dir, id_), buffer);
+  file_ = &create_file(fmt::format("{}/flows/{}.csv", out_dir, id_), buffer);
   file_->print("time_s,cwnd_pkts,ssthresh_pkts,srtt_s,base_rtt_s,goodput_bps,qdelay_s,bytes_acked,retransmits,state");
   for (const cc::TraceColumn& c : sender_.algorithm().trace_columns())
     file_->print(",{}", c.name);
@@ -72,18 +72,6 @@ void FlowProbe::write_row(Time now, double goodput_bps) {
   for (const cc::TraceColumn& c : algorithm.trace_columns())
     out.print(",{:.6g}", c.value(algorithm));
   out.print("\n");
-}
-
-void FlowProbe::close() {
-  if (file_)
-    file_->close();
-}
-
-void FlowProbe::commit(std::vector<std::string>& written) {
-  if (file_) {
-    file_->commit();
-    written.push_back(file_->path());
-  }
 }
 
 }  // namespace fastsim::trace

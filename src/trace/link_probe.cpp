@@ -8,7 +8,7 @@ namespace fastsim::trace {
 LinkProbe::LinkProbe(net::Link& link) : link_(link) {}
 
 void LinkProbe::open(const std::string& out_dir, size_t buffer) {
-  file_ = std::make_unique<AtomicFile>(fmt::format("{}/links/{}.csv", out_dir, link_.config().id), buffer);
+  file_ = &create_file(fmt::format("{}/links/{}.csv", out_dir, link_.config().id), buffer);
   file_->print("time_s,queue_pkts,queue_bytes,drops,utilization\n");
 }
 
@@ -24,18 +24,6 @@ void LinkProbe::sample(Time now, Duration tau) {
   if (file_) {
     file_->print("{:.6f},{},{},{},{:.6g}\n", now.to_seconds(), link_.queue_packets(), link_.queue_bytes(),
                  c.drops + c.random_losses, util);
-  }
-}
-
-void LinkProbe::close() {
-  if (file_)
-    file_->close();
-}
-
-void LinkProbe::commit(std::vector<std::string>& written) {
-  if (file_) {
-    file_->commit();
-    written.push_back(file_->path());
   }
 }
 

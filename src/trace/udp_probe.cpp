@@ -6,7 +6,7 @@
 namespace fastsim::trace {
 
 void UdpProbe::open(const std::string& out_dir, size_t buffer) {
-  file_ = std::make_unique<AtomicFile>(fmt::format("{}/udp/{}.csv", out_dir, id_), buffer);
+  file_ = &create_file(fmt::format("{}/udp/{}.csv", out_dir, id_), buffer);
   file_->print("time_s,packets_sent,packets_delivered,drops,delivered_bps\n");
 }
 
@@ -23,18 +23,6 @@ void UdpProbe::sample(Time now, Duration tau) {
   const double rate = static_cast<double>(bytes - bytes_at_last_sample_) * 8.0 / tau.to_seconds();
   bytes_at_last_sample_ = bytes;
   file_->print("{:.6f},{},{},{},{:.6g}\n", now.to_seconds(), sent, delivered, drops, rate);
-}
-
-void UdpProbe::close() {
-  if (file_)
-    file_->close();
-}
-
-void UdpProbe::commit(std::vector<std::string>& written) {
-  if (file_) {
-    file_->commit();
-    written.push_back(file_->path());
-  }
 }
 
 }  // namespace fastsim::trace

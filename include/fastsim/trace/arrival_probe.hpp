@@ -22,13 +22,11 @@ class ArrivalProbe final : public Probe {
   [[nodiscard]] size_t files() const override { return arrivals_.spec().traces ? 2 : 1; }
   void open(const std::string& out_dir, size_t buffer) override;
   void sample(Time now, Duration tau) override;
-  void close() override;
-  void commit(std::vector<std::string>& written) override;
 
  private:
   traffic::FlowArrivals& arrivals_;
-  std::unique_ptr<AtomicFile> file_;
-  std::unique_ptr<AtomicFile> flows_file_;  // null unless "traces": true
+  AtomicFile* file_ = nullptr;        // null unless outputs are written
+  AtomicFile* flows_file_ = nullptr;  // null unless "traces": true
   std::vector<traffic::ActiveFlowSample> active_;
 };
 

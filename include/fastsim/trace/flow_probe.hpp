@@ -37,8 +37,6 @@ class FlowProbe final : public Probe {
   [[nodiscard]] size_t files() const override { return 1; }
   void open(const std::string& out_dir, size_t buffer) override;
   void sample(Time now, Duration tau) override;
-  void close() override;
-  void commit(std::vector<std::string>& written) override;
 
   /// Goodput of every period so far, from the start of the run (zero before the flow starts).
   [[nodiscard]] const std::vector<double>& goodput_samples_bps() const { return goodput_samples_bps_; }
@@ -54,7 +52,7 @@ class FlowProbe final : public Probe {
   const FlowActivity& activity_;
   uint64_t delivered_at_last_sample_ = 0;
   std::vector<double> goodput_samples_bps_;
-  std::unique_ptr<AtomicFile> file_;
+  AtomicFile* file_ = nullptr;  // null unless outputs are written
 };
 
 }  // namespace fastsim::trace

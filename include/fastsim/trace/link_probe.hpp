@@ -29,8 +29,6 @@ class LinkProbe final : public Probe {
   [[nodiscard]] size_t files() const override { return 1; }
   void open(const std::string& out_dir, size_t buffer) override;
   void sample(Time now, Duration tau) override;
-  void close() override;
-  void commit(std::vector<std::string>& written) override;
 
   [[nodiscard]] const net::Link& link() const { return link_; }
   [[nodiscard]] const LinkSamples& samples() const { return samples_; }
@@ -40,7 +38,7 @@ class LinkProbe final : public Probe {
   Duration last_busy_;
   double last_area_ = 0;
   LinkSamples samples_;
-  std::unique_ptr<AtomicFile> file_;
+  AtomicFile* file_ = nullptr;  // null unless outputs are written
 };
 
 }  // namespace fastsim::trace

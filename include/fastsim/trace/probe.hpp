@@ -6,10 +6,12 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "fastsim/core/time.hpp"
+#include "fastsim/trace/atomic_file.hpp"
 
 namespace fastsim::trace {
 
@@ -25,10 +27,28 @@ class Probe {
   virtual void sample(Time now, Duration tau) = 0;
   /// Finishes writing the trace files (flushed and closed, not yet in place). Throws
   /// std::system_error on a write error.
-  virtual void close() = 0;
+  void close() {
+    for (auto& f : files_)
+      f->close();
+  }
   /// Renames the trace files into place (the run finished) and appends their paths to
   /// `written`. Throws std::system_error on a write or rename error.
-  virtual void commit(std::vector<std::string>& written) = 0;
+  void commit(std::vector<std::string>& written) {
+    for (auto& f : files_) {
+      f->commit();
+      written.push_back(f->path());
+    }
+  }
+
+ protected:
+  /// Creates a trace file of this probe (from open()); the probe owns it.
+  AtomicFile& create_file(std::string path, size_t buffer) {
+    files_.push_back(std::make_unique<AtomicFile>(std::move(path), buffer));
+    return *files_.back();
+  }
+
+ private:
+  std::vector<std::unique_ptr<AtomicFile>> files_;
 };
 
 }  // namespace fastsim::trace

@@ -30,14 +30,12 @@ class UdpProbe final : public Probe {
   [[nodiscard]] size_t files() const override { return 1; }
   void open(const std::string& out_dir, size_t buffer) override;
   void sample(Time now, Duration tau) override;
-  void close() override;
-  void commit(std::vector<std::string>& written) override;
 
  private:
   std::string id_;
   std::vector<Member> members_;
   uint64_t bytes_at_last_sample_ = 0;
-  std::unique_ptr<AtomicFile> file_;
+  AtomicFile* file_ = nullptr;  // null unless outputs are written
 };
 
 }  // namespace fastsim::trace
