@@ -1,6 +1,7 @@
 // The fastsim subcommands and their shared exit codes: 0 success, 1 invalid scenario
-// (or sweep spec, baseline), 2 usage error, 3 failure while running or writing outputs,
-// 4 a regression check found a metric outside its band.
+// (or sweep spec, baseline, a folder that is not a sweep), 2 usage error, 3 failure
+// while running or writing outputs (collect: an unusable run), 4 a regression check
+// found a metric outside its band.
 #pragma once
 
 #include <string>

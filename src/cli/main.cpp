@@ -37,7 +37,7 @@ const char* kUsageText =
     "  algorithms [--json] list congestion-control algorithms and their parameters\n"
     "  sweep SPEC --out DIR [--backend local|slurm] [--jobs N] [--dry-run] [--resume] [--pack K]\n"
     "        [--throttle N] [--partition P] [--time T] [--mem M] [--account A] [--sbatch LINE]\n"
-    "        [--max-array-size N]\n"
+    "        [--max-array-size N] [--max-runs N]\n"
     "                      run a grid/zip of scenarios x replications (docs/sweeps.md)\n"
     "  collect DIR         write runs.csv, flows.csv and aggregate.csv of a sweep\n"
     "  check BASELINE [--results DIR] [--update] [--jobs N]\n"

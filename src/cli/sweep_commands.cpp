@@ -1,12 +1,17 @@
 // fastsim sweep, collect, check and the internal sweep-task (see docs/sweeps.md).
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <set>
+#include <system_error>
 #include <thread>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <boost/program_options.hpp>
 
 #include "commands.hpp"
@@ -36,6 +41,28 @@ std::string self_binary() {
 size_t default_jobs() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
+
+/// A fresh folder under the system's temporary folder (mkdtemp), removed with its
+/// contents when the object goes away: on every exit path of fastsim check.
+class TemporaryFolder {
+ public:
+  TemporaryFolder() {
+    std::string name = (fs::temp_directory_path() / "fastsim-check-XXXXXX").string();
+    if (::mkdtemp(name.data()) == nullptr)
+      throw std::system_error(errno, std::generic_category(), "cannot create a temporary folder " + name);
+    path_ = name;
+  }
+  TemporaryFolder(const TemporaryFolder&) = delete;
+  TemporaryFolder& operator=(const TemporaryFolder&) = delete;
+  ~TemporaryFolder() {
+    std::error_code ec;  // never throws
+    fs::remove_all(path_, ec);
+  }
+  [[nodiscard]] const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
 
 void print_failures(const fs::path& out, const std::vector<sweep::RunPlan>& runs) {
   for (const auto& r : runs) {
@@ -69,6 +96,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   std::string spec_file, out, backend = "local";
   size_t jobs = default_jobs();
   sweep::SlurmOptions slurm;
+  uint64_t max_runs = sweep::kDefaultMaxRuns;
   opts.add_options()("spec", po::value(&spec_file), "sweep spec (JSON)")("out", po::value(&out), "sweep folder")(
       "backend", po::value(&backend), "local (default) or slurm")("jobs", po::value(&jobs),
                                                                   "local worker processes (default: cores)")(
@@ -81,7 +109,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "mem", po::value(&slurm.mem), "slurm: memory per task")("account", po::value(&slurm.account), "slurm: account")(
       "sbatch", po::value(&slurm.extra_sbatch)->composing(), "slurm: an extra #SBATCH line (repeatable)")(
       "max-array-size", po::value(&slurm.max_array_size), "slurm: split arrays at N tasks (default: the cluster's)")(
-      "quiet,q", "no progress line");
+      "max-runs", po::value(&max_runs), "refuse a sweep of more runs (default 100000)")("quiet,q", "no progress line");
   po::variables_map vm;
   if (!parse_options("sweep", args, opts, "spec", vm))
     return kUsage;
@@ -97,6 +125,10 @@ int cmd_sweep(const std::vector<std::string>& args) {
     std::cerr << "fastsim sweep: --jobs and --pack must be at least 1\n";
     return kUsage;
   }
+  if (max_runs == 0) {
+    std::cerr << "fastsim sweep: --max-runs must be at least 1\n";
+    return kUsage;
+  }
   const bool resume = vm.count("resume") > 0;
   slurm.dry_run = vm.count("dry-run") > 0;
   json spec_doc;
@@ -104,17 +136,21 @@ int cmd_sweep(const std::vector<std::string>& args) {
   try {
     spec_doc = config::load_json_file(spec_file);
     const auto spec = sweep::parse_sweep_spec(spec_doc, fs::path(spec_file).parent_path().string());
-    runs = sweep::expand(spec, FASTSIM_VERSION);
+    if (slurm.dry_run && backend == "local") {
+      // Streamed: one scenario in memory at a time. A validating pass first, so that a
+      // bad spec prints its errors and no runs.
+      sweep::for_each_run(spec, FASTSIM_VERSION, max_runs, [](sweep::RunPlan&&) {});
+      sweep::for_each_run(spec, FASTSIM_VERSION, max_runs, [](sweep::RunPlan&& r) {
+        std::cout << fmt::format("{} {} {} replication {} seed {}\n", r.index, r.id, r.params.dump(), r.replication,
+                                 r.seed);
+      });
+      std::cout << fmt::format("{} runs\n", *sweep::run_count(spec));
+      return kOk;
+    }
+    runs = sweep::expand(spec, FASTSIM_VERSION, max_runs);
   } catch (const ScenarioError& e) {
     print_issues(e, spec_file);
     return kBadScenario;
-  }
-  if (slurm.dry_run && backend == "local") {
-    for (const auto& r : runs)
-      std::cout << fmt::format("{} {} {} replication {} seed {}\n", r.index, r.id, r.params.dump(), r.replication,
-                               r.seed);
-    std::cout << fmt::format("{} runs\n", runs.size());
-    return kOk;
   }
   const fs::path dir = out;
   if (fs::exists(dir / "sweep.json") && !resume) {
@@ -196,9 +232,21 @@ int cmd_collect(const std::vector<std::string>& args) {
   }
   try {
     const auto r = sweep::collect(args[0]);
-    std::cout << fmt::format("{}: runs.csv, flows.csv, aggregate.csv ({} runs: {} ok, {} failed, {} not run)\n",
-                             args[0], r.runs, r.ok, r.failed, r.missing);
-    return kOk;
+    std::cout << fmt::format(
+        "{}: runs.csv, flows.csv, aggregate.csv ({} runs: {} ok, {} failed, {} not run, {} unusable)\n", args[0],
+        r.runs, r.ok, r.failed, r.missing, r.unusable.size());
+    if (r.unusable.empty())
+      return kOk;
+    for (const auto& u : r.unusable)
+      std::cerr << "  unusable: " << u << "\n";
+    std::cerr << fmt::format(
+        "fastsim collect: {} runs say they succeeded but have no usable summary.json: they are left out of "
+        "flows.csv and aggregate.csv; rerun them (delete their status.json, then fastsim sweep --resume)\n",
+        r.unusable.size());
+    return kRunFailed;
+  } catch (const sweep::NotASweep& e) {
+    std::cerr << fmt::format("fastsim collect: {}\n", e.what());
+    return kBadScenario;
   } catch (const std::exception& e) {
     std::cerr << fmt::format("fastsim collect: {}\n", e.what());
     return kRunFailed;
@@ -253,8 +301,15 @@ int cmd_check(const std::vector<std::string>& args) {
     return kBadScenario;
   }
   const bool temporary = results.empty();
-  const fs::path dir =
-      temporary ? fs::temp_directory_path() / fmt::format("fastsim-check-{}", ::getpid()) : fs::path(results);
+  std::optional<TemporaryFolder> scratch;  // removed on every way out of check
+  try {
+    if (temporary)
+      scratch.emplace();
+  } catch (const std::exception& e) {
+    std::cerr << "fastsim check: failed: " << e.what() << "\n";
+    return kRunFailed;
+  }
+  const fs::path dir = temporary ? scratch->path() : fs::path(results);
   std::vector<sweep::RunPlan> todo;
   try {
     for (const auto& p : plans) {
@@ -282,8 +337,8 @@ int cmd_check(const std::vector<std::string>& args) {
     return kRunFailed;
   }
   // The table.
-  size_t failures = 0;
-  std::vector<std::string> diffs;
+  size_t failures = 0, missing = 0;
+  std::vector<std::string> diffs, failed_runs;
   json updated = baseline.doc;
   std::cout << fmt::format("{:<28} {:<44} {:>14} {:>14} {:>29}  {}\n", "scenario", "metric", "expected", "measured",
                            "band", "result");
@@ -296,8 +351,11 @@ int cmd_check(const std::vector<std::string>& args) {
       try {
         summary = config::load_json_file((rd / "summary.json").string());
       } catch (const std::exception&) {
+        failed_runs.push_back(s.name);
+        std::cout << fmt::format("{:<28} run failed: no readable {}\n", s.name, (rd / "summary.json").string());
       }
     } else {
+      failed_runs.push_back(s.name);
       std::cout << fmt::format("{:<28} run failed: {}\n", s.name, status ? status->error : "no status");
     }
     for (size_t k = 0; k < s.metrics.size(); ++k) {
@@ -305,6 +363,7 @@ int cmd_check(const std::vector<std::string>& args) {
       const auto measured = sweep::metric_value(summary, m.metric);
       const bool ok = sweep::passes(m, measured);
       failures += ok ? 0 : 1;
+      missing += measured ? 0 : 1;
       const auto [lo, hi] = sweep::band(m);
       std::cout << fmt::format("{:<28} {:<44} {:>14.6g} {:>14} {:>29}  {}\n", s.name, m.metric, m.expected,
                                measured ? fmt::format("{:.6g}", *measured) : "missing",
@@ -315,10 +374,21 @@ int cmd_check(const std::vector<std::string>& args) {
       }
     }
   }
-  if (temporary)
-    fs::remove_all(dir);
   if (vm.count("update")) {
-    trace::write_file_atomically(baseline_file, updated.dump(2) + "\n");
+    // Never write a baseline from a failed run or with a metric that was not measured.
+    if (!failed_runs.empty() || missing > 0) {
+      std::cerr << fmt::format("fastsim check: {} not updated: {}\n", baseline_file,
+                               !failed_runs.empty()
+                                   ? fmt::format("scenario(s) {} failed to run", fmt::join(failed_runs, ", "))
+                                   : fmt::format("{} metric(s) missing from the summaries", missing));
+      return failed_runs.empty() ? kCheckFailed : kRunFailed;
+    }
+    try {
+      trace::write_file_atomically(baseline_file, updated.dump(2) + "\n");
+    } catch (const std::exception& e) {
+      std::cerr << fmt::format("fastsim check: {} not updated: {}\n", baseline_file, e.what());
+      return kRunFailed;
+    }
     std::cout << fmt::format("updated {} expected values in {}\n", diffs.size(), baseline_file);
     for (const auto& d : diffs)
       std::cout << "  " << d << "\n";

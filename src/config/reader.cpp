@@ -114,22 +114,12 @@ std::optional<int64_t> Reader::integer(const std::string& key, int64_t min, int6
       missing(key, "an integer");
     return std::nullopt;
   }
-  const bool integral = v->is_number_integer() ||
-                        (v->is_number_float() && std::isfinite(v->get<double>()) &&
-                         v->get<double>() == std::floor(v->get<double>()) && std::fabs(v->get<double>()) < 9e15);
-  if (!integral) {
-    error(key, fmt::format("expected an integer in [{}, {}], got {}", min, max, v->dump()));
+  auto parsed = parse_integer(*v, min, max);
+  if (auto* err = std::get_if<std::string>(&parsed)) {
+    error(key, *err);
     return std::nullopt;
   }
-  const double d = v->get<double>();
-  const bool too_big = v->is_number_unsigned() && v->get<uint64_t>() > static_cast<uint64_t>(INT64_MAX);
-  const int64_t i = v->is_number_unsigned() ? static_cast<int64_t>(std::min<uint64_t>(v->get<uint64_t>(), INT64_MAX))
-                                            : static_cast<int64_t>(d);
-  if (too_big || i < min || i > max) {
-    error(key, fmt::format("expected an integer in [{}, {}], got {}", min, max, v->dump()));
-    return std::nullopt;
-  }
-  return i;
+  return std::get<int64_t>(parsed);
 }
 
 template <class T>

@@ -79,6 +79,21 @@ Parsed<double> parse_quantity(const nlohmann::json& j, const std::vector<UnitFac
 
 }  // namespace
 
+Parsed<int64_t> parse_integer(const nlohmann::json& j, int64_t min, int64_t max) {
+  const bool integral =
+      j.is_number_integer() || (j.is_number_float() && std::isfinite(j.get<double>()) &&
+                                j.get<double>() == std::floor(j.get<double>()) && std::fabs(j.get<double>()) < 9e15);
+  const bool too_big = j.is_number_unsigned() && j.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX);
+  if (!integral || too_big)
+    return fmt::format("expected an integer in [{}, {}], got {}", min, max, j.dump());
+  const int64_t i = j.is_number_unsigned()  ? static_cast<int64_t>(j.get<uint64_t>())
+                    : j.is_number_integer() ? j.get<int64_t>()
+                                            : static_cast<int64_t>(j.get<double>());
+  if (i < min || i > max)
+    return fmt::format("expected an integer in [{}, {}], got {}", min, max, j.dump());
+  return i;
+}
+
 Parsed<Duration> parse_duration(const nlohmann::json& j) {
   static const std::vector<UnitFactor> units = {{"s", 1},      {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9},
                                                 {"ps", 1e-12}, {"min", 60},  {"h", 3600}};

@@ -1,13 +1,17 @@
 // Baseline files and metric bands (see check.hpp).
 #include "fastsim/sweep/check.hpp"
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <set>
+#include <variant>
 
 #include <fmt/format.h>
 
 #include "fastsim/config/errors.hpp"
+#include "fastsim/config/units.hpp"
 
 namespace fastsim::sweep {
 
@@ -74,10 +78,11 @@ Baseline parse_baseline(const json& doc, const std::string& baseline_dir) {
       }
     }
     if (s.contains("seed")) {
-      if (!s["seed"].is_number_integer() || s["seed"].get<int64_t>() < 0) {
-        issues.push_back({path + "/seed", "expected an integer >= 0"});
+      auto seed = config::parse_integer(s["seed"], 0, INT64_MAX);  // as `fastsim run` reads a seed
+      if (auto* err = std::get_if<std::string>(&seed)) {
+        issues.push_back({path + "/seed", *err});
       } else {
-        bs.seed = s["seed"].get<uint64_t>();
+        bs.seed = static_cast<uint64_t>(std::get<int64_t>(seed));
       }
     }
     const json* metrics = s.contains("metrics") ? &s["metrics"] : nullptr;
@@ -88,9 +93,12 @@ Baseline parse_baseline(const json& doc, const std::string& baseline_dir) {
         const json& m = (*metrics)[k];
         const std::string mp = fmt::format("{}/metrics/{}", path, k);
         MetricCheck mc;
-        if (!m.is_object() || !m.contains("metric") || !m["metric"].is_string() ||
-            m["metric"].get<std::string>().empty() || m["metric"].get<std::string>()[0] != '/') {
+        if (!m.is_object() || !m.contains("metric") || !m["metric"].is_string()) {
           issues.push_back({mp + "/metric", "expected a JSON pointer into summary.json, like \"/intervals/0/jain\""});
+          continue;
+        }
+        if (auto error = metric_pointer_error(m["metric"].get<std::string>())) {
+          issues.push_back({mp + "/metric", *error});
           continue;
         }
         for (const auto& [key, value] : m.items()) {
@@ -136,6 +144,36 @@ Baseline parse_baseline(const json& doc, const std::string& baseline_dir) {
   return b;
 }
 
+std::optional<uint64_t> array_index(const std::string& token) {
+  if (token.empty() || token.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  uint64_t idx = 0;
+  const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), idx);
+  if (ec != std::errc() || end != token.data() + token.size())
+    return std::nullopt;  // past 2^64 - 1: no array has such an element
+  return idx;
+}
+
+std::optional<std::string> metric_pointer_error(const std::string& pointer) {
+  if (pointer.empty() || pointer[0] != '/')
+    return std::string("expected a JSON pointer into summary.json, like \"/intervals/0/jain\"");
+  for (size_t i = 0; i < pointer.size(); ++i) {
+    if (pointer[i] == '~' && (i + 1 == pointer.size() || (pointer[i + 1] != '0' && pointer[i + 1] != '1')))
+      return fmt::format("\"{}\": '~' must be followed by 0 or 1 (RFC 6901)", pointer);
+  }
+  size_t pos = 1;
+  for (;;) {
+    const size_t next = pointer.find('/', pos);
+    const std::string token = pointer.substr(pos, next == std::string::npos ? std::string::npos : next - pos);
+    if (!token.empty() && token.find_first_not_of("0123456789") == std::string::npos && !array_index(token)) {
+      return fmt::format("\"{}\": array index {} is out of range (at most 18446744073709551615)", pointer, token);
+    }
+    if (next == std::string::npos)
+      return std::nullopt;
+    pos = next + 1;
+  }
+}
+
 std::optional<double> metric_value(const json& summary, const std::string& pointer) {
   const json* at = &summary;
   size_t pos = 1;
@@ -157,10 +195,9 @@ std::optional<double> metric_value(const json& summary, const std::string& point
         if (e.is_object() && e.contains("id") && e["id"] == token)
           found = &e;
       }
-      if (found == nullptr && !token.empty() && token.find_first_not_of("0123456789") == std::string::npos) {
-        const size_t idx = std::stoul(token);
-        if (idx < at->size())
-          found = &(*at)[idx];
+      if (found == nullptr) {
+        if (const auto idx = array_index(token); idx && *idx < at->size())
+          found = &(*at)[*idx];
       }
       if (found == nullptr)
         return std::nullopt;

@@ -5,11 +5,13 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <variant>
 
 #include <fmt/format.h>
 #include <boost/math/distributions/students_t.hpp>
 #include <nlohmann/json.hpp>
 
+#include "fastsim/sweep/csv.hpp"
 #include "fastsim/sweep/run_store.hpp"
 #include "fastsim/trace/atomic_file.hpp"
 
@@ -57,15 +59,6 @@ struct Table {
   }
 };
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos)
-    return s;
-  std::string out = "\"";
-  for (char c : s)
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 std::string format_value(const json& v) {
   if (v.is_string())
     return v.get<std::string>();
@@ -98,23 +91,51 @@ void flatten(const json& j, const std::string& prefix, std::vector<std::pair<std
 
 void write_table(const fs::path& path, const Table& t) {
   std::string text;
-  for (size_t i = 0; i < t.columns.size(); ++i)
-    text += (i ? "," : "") + csv_field(t.columns[i]);
-  text += "\n";
+  append_csv_row(text, t.columns);
+  std::vector<std::string> fields(t.columns.size());
   for (const auto& row : t.rows) {
     for (size_t i = 0; i < t.columns.size(); ++i) {
       auto it = row.find(t.columns[i]);
-      text += (i ? "," : "") + (it == row.end() ? std::string() : csv_field(it->second));
+      fields[i] = it == row.end() ? std::string() : it->second;
     }
-    text += "\n";
+    append_csv_row(text, fields);
   }
   trace::write_file_atomically(path.string(), text);
+}
+
+/// The run's summary.json if it is a JSON object holding the run's metrics, else why not.
+std::variant<json, std::string> read_summary(const fs::path& run) {
+  const fs::path file = run / "summary.json";
+  std::ifstream in(file);
+  if (!in)
+    return std::string("no summary.json");
+  json summary;
+  try {
+    summary = json::parse(in);
+  } catch (const json::exception& e) {
+    return fmt::format("summary.json is not valid JSON ({})", e.what());
+  }
+  for (const char* key : {"sim_time_s", "events"}) {
+    if (!summary.is_object() || !summary.contains(key) || !summary[key].is_number())
+      return fmt::format("summary.json has no metric \"{}\"", key);
+  }
+  return summary;
 }
 
 }  // namespace
 
 CollectResult collect(const fs::path& dir) {
-  const auto runs = read_plan(dir);
+  if (!fs::is_directory(dir))
+    throw NotASweep(fmt::format("{}: no such folder", dir.string()));
+  if (!fs::exists(dir / "sweep.json"))
+    throw NotASweep(
+        fmt::format("{}: not a sweep folder (no sweep.json; fastsim sweep SPEC --out DIR makes one)", dir.string()));
+  std::vector<RunPlan> runs;
+  try {
+    runs = read_plan(dir);
+  } catch (const std::runtime_error& e) {
+    throw NotASweep(e.what());
+  }
   CollectResult result;
   result.runs = runs.size();
   Table run_table, flow_table;
@@ -138,30 +159,30 @@ CollectResult collect(const fs::path& dir) {
     row["replication"] = std::to_string(r.replication);
     row["seed"] = std::to_string(r.seed);
     const auto status = read_status(run_dir(dir, r.id));
-    row["status"] = !status ? "missing" : status->exit_code == 0 ? "ok" : "failed";
-    row["exit_code"] = status ? std::to_string(status->exit_code) : "";
-    for (const char* c : {"replication", "seed", "status", "exit_code"})
-      order.emplace_back(c);
+    json summary;
+    std::string state = !status ? "missing" : status->exit_code == 0 ? "ok" : "failed";
     if (!status) {
       ++result.missing;
     } else if (status->exit_code != 0) {
       ++result.failed;
+    } else if (auto s = read_summary(run_dir(dir, r.id)); const auto* why = std::get_if<std::string>(&s)) {
+      state = "unusable";
+      result.unusable.push_back(
+          fmt::format("run {} {} replication {}: {}", r.id, r.params.dump(), r.replication, *why));
     } else {
       ++result.ok;
+      summary = std::move(std::get<json>(s));
     }
+    row["status"] = state;
+    row["exit_code"] = status ? std::to_string(status->exit_code) : "";
+    for (const char* c : {"replication", "seed", "status", "exit_code"})
+      order.emplace_back(c);
     const std::string key = r.params.dump();
     if (!point_params.count(key)) {
       point_params[key] = r.params;
       point_order.push_back(key);
     }
-    std::ifstream in(run_dir(dir, r.id) / "summary.json");
-    if (status && status->exit_code == 0 && in) {
-      json summary;
-      try {
-        summary = json::parse(in);
-      } catch (const json::exception&) {
-        summary = json::object();
-      }
+    if (state == "ok") {
       std::vector<std::pair<std::string, json>> metrics;
       for (const auto& [k, v] : summary.items()) {
         if (!skip.count(k))
@@ -178,6 +199,8 @@ CollectResult collect(const fs::path& dir) {
       }
       if (summary.contains("flows")) {
         for (const auto& f : summary["flows"]) {
+          if (!f.is_object())
+            continue;
           std::map<std::string, std::string> frow;
           std::vector<std::string> forder = {"run_id"};
           frow["run_id"] = r.id;

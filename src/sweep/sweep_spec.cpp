@@ -2,12 +2,15 @@
 #include "fastsim/sweep/sweep_spec.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
+#include <variant>
 
 #include <fmt/format.h>
 
 #include "fastsim/config/parse.hpp"
+#include "fastsim/config/units.hpp"
 #include "fastsim/core/rng.hpp"
 
 namespace fastsim::sweep {
@@ -103,15 +106,20 @@ SweepSpec parse_sweep_spec(const json& doc, const std::string& spec_dir) {
       spec.replications = r->get<uint64_t>();
     }
   }
-  if (auto s = doc.find("seed"); s != doc.end()) {
-    if (!s->is_number_integer() || s->get<int64_t>() < 0) {
-      issues.push_back({"/seed", fmt::format("expected an integer >= 0, got {}", s->dump())});
+  // The seed is read as the scenario reader reads it (5.0 is 5; 5.5 is an error), so
+  // that a sweep and `fastsim run` of the same scenario use the same seed.
+  auto read_seed = [&](const json& v, const std::string& path) {
+    auto parsed = config::parse_integer(v, 0, INT64_MAX);
+    if (auto* err = std::get_if<std::string>(&parsed)) {
+      issues.push_back({path, *err});
     } else {
-      spec.base_seed = s->get<uint64_t>();
+      spec.base_seed = static_cast<uint64_t>(std::get<int64_t>(parsed));
     }
-  } else if (spec.base.is_object() && spec.base.contains("seed") && spec.base["seed"].is_number_integer() &&
-             spec.base["seed"].get<int64_t>() >= 0) {
-    spec.base_seed = spec.base["seed"].get<uint64_t>();
+  };
+  if (auto s = doc.find("seed"); s != doc.end()) {
+    read_seed(*s, "/seed");
+  } else if (spec.base.is_object() && spec.base.contains("seed")) {
+    read_seed(spec.base["seed"], spec.base_origin == "inline" ? "/base/seed" : spec.base_origin + ": /seed");
   }
   if (!issues.empty())
     throw ScenarioError(issues);
@@ -131,63 +139,202 @@ std::string run_id(const json& scenario, const std::string& version) {
   return fmt::format("{:016x}", a ^ (b >> 1));
 }
 
-std::vector<RunPlan> expand(const SweepSpec& spec, const std::string& version) {
-  // Grid points: mixed-radix counter, the last pointer varying fastest.
-  std::vector<json> points;
-  std::vector<size_t> digit(spec.grid.size(), 0);
-  for (;;) {
-    const size_t zip_len = spec.zip.empty() ? 1 : spec.zip.front().values.size();
-    for (size_t z = 0; z < zip_len; ++z) {
-      json p = json::object();
-      for (size_t g = 0; g < spec.grid.size(); ++g)
-        p[spec.grid[g].pointer] = spec.grid[g].values[digit[g]];
-      for (const auto& zp : spec.zip)
-        p[zp.pointer] = zp.values[z];
-      points.push_back(std::move(p));
-    }
-    size_t k = spec.grid.size();
-    while (k > 0 && ++digit[k - 1] == spec.grid[k - 1].values.size()) {
-      digit[k - 1] = 0;
-      --k;
-    }
-    if (k == 0)
-      break;
+std::optional<uint64_t> run_count(const SweepSpec& spec) {
+  uint64_t n = spec.replications;
+  for (const auto& g : spec.grid) {
+    if (__builtin_mul_overflow(n, static_cast<uint64_t>(g.values.size()), &n))
+      return std::nullopt;
   }
-  std::vector<RunPlan> runs;
+  if (!spec.zip.empty() && __builtin_mul_overflow(n, static_cast<uint64_t>(spec.zip.front().values.size()), &n))
+    return std::nullopt;
+  return n;
+}
+
+void check_run_count(const SweepSpec& spec, uint64_t max_runs) {
+  const auto n = run_count(spec);
+  if (n && *n <= max_runs)
+    return;
+  std::string shape;
+  for (const auto& g : spec.grid)
+    shape += fmt::format("{} {} x ", g.values.size(), g.pointer);
+  if (!spec.zip.empty())
+    shape += fmt::format("{} zipped x ", spec.zip.front().values.size());
+  shape += fmt::format("{} replications", spec.replications);
+  throw ScenarioError(Issues{
+      {"", fmt::format("the sweep has {} runs ({}), more than the limit of {} runs: narrow the grid, or raise the "
+                       "limit with --max-runs N",
+                       n ? std::to_string(*n) : std::string("more than 18446744073709551615"), shape, max_runs)}});
+}
+
+namespace {
+
+/// The parameter values of point `i` (grid points, the last pointer fastest, x zip positions).
+json point_at(const SweepSpec& spec, uint64_t i) {
+  json p = json::object();
+  const uint64_t zip_len = spec.zip.empty() ? 1 : spec.zip.front().values.size();
+  const uint64_t z = i % zip_len;
+  uint64_t g = i / zip_len;
+  for (size_t k = spec.grid.size(); k-- > 0;) {
+    const auto n = spec.grid[k].values.size();
+    p[spec.grid[k].pointer] = spec.grid[k].values[g % n];
+    g /= n;
+  }
+  for (const auto& zp : spec.zip)
+    p[zp.pointer] = zp.values[z];
+  return p;
+}
+
+/// A number with an integral value as an integer (1.0 -> 1): the scenario reader does not
+/// tell them apart.
+json canonical_number(const json& v) {
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9e15)
+      return static_cast<int64_t>(d);
+  }
+  return v;
+}
+
+/// The quantity kinds of the scenario reader: a value of such a parameter is compared
+/// by what the reader makes of it ("1s", 1 and "1000ms" are one duration).
+enum class Kind { kDuration, kRate, kSize };
+
+std::optional<std::pair<std::string, double>> as_quantity(Kind k, const json& v) {  // exact key, SI value
+  if (k == Kind::kDuration) {
+    auto d = config::parse_duration(v);
+    if (const auto* x = std::get_if<Duration>(&d))
+      return std::make_pair(fmt::format("duration {}ps", x->ps()), static_cast<double>(x->ps()) / 1e12);
+  } else if (k == Kind::kRate) {
+    auto r = config::parse_rate(v);
+    if (const auto* x = std::get_if<Rate>(&r))
+      return std::make_pair(fmt::format("rate {}bps", x->bps), x->to_double());
+  } else {
+    auto b = config::parse_size(v);
+    if (const auto* x = std::get_if<uint64_t>(&b))
+      return std::make_pair(fmt::format("size {}B", *x), static_cast<double>(*x));
+  }
+  return std::nullopt;
+}
+
+/// Canonical parameter values for duplicate detection. A parameter is a quantity of kind
+/// K when one of its values is a string with a unit of K and the scenario reader accepts
+/// the same quantity written as a plain number (in SI base units) at its pointer; then
+/// every value is compared as that quantity. Decided once per pointer.
+class Canonicaliser {
+ public:
+  explicit Canonicaliser(const SweepSpec& spec) {
+    for (const auto* list : {&spec.grid, &spec.zip}) {
+      for (const auto& p : *list)
+        values_[p.pointer] = &p.values;
+    }
+  }
+
+  json value(const std::string& pointer, const json& v, const json& scenario) {
+    auto it = kinds_.find(pointer);
+    if (it == kinds_.end())
+      it = kinds_.emplace(pointer, kind_of(pointer, scenario)).first;
+    if (it->second) {
+      if (auto q = as_quantity(*it->second, v))
+        return q->first;
+    }
+    return canonical_number(v);
+  }
+
+ private:
+  std::optional<Kind> kind_of(const std::string& pointer, const json& scenario) const {
+    for (const auto& v : *values_.at(pointer)) {
+      if (!v.is_string())
+        continue;
+      for (Kind k : {Kind::kDuration, Kind::kRate, Kind::kSize}) {
+        const auto q = as_quantity(k, v);
+        if (!q)
+          continue;
+        json probe = scenario;
+        if (config::set_at_pointer(probe, pointer, canonical_number(q->second)))
+          return std::nullopt;
+        try {
+          (void)config::parse_scenario(probe);
+        } catch (const ScenarioError& e) {
+          for (const auto& issue : e.issues()) {
+            if (issue.path.rfind(pointer, 0) == 0)
+              return std::nullopt;  // the field takes no plain number: not a quantity (a name, an id)
+          }
+        }
+        return k;
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::map<std::string, const std::vector<json>*> values_;
+  std::map<std::string, std::optional<Kind>> kinds_;
+};
+
+}  // namespace
+
+void for_each_run(const SweepSpec& spec, const std::string& version, uint64_t max_runs,
+                  const std::function<void(RunPlan&&)>& fn) {
+  check_run_count(spec, max_runs);
+  const uint64_t points = *run_count(spec) / spec.replications;
   Issues issues;
-  std::map<std::string, size_t> first_point_of;  // run id -> point index
-  for (size_t i = 0; i < points.size(); ++i) {
+  Canonicaliser canonical(spec);
+  std::map<std::string, uint64_t> first_point_of;  // canonical scenario id -> point index
+  size_t index = 0;
+  for (uint64_t i = 0; i < points; ++i) {
+    const json params = point_at(spec, i);
+    json scenario = spec.base;
+    for (const auto& [pointer, value] : params.items()) {
+      if (auto error = config::set_at_pointer(scenario, pointer, value))
+        issues.push_back({pointer, fmt::format("point {}: {}", params.dump(), *error)});
+    }
+    // One validation per point: replications differ only in the seed.
+    scenario["seed"] = derive_seed(spec.base_seed, 0);
+    bool valid = true;
+    try {
+      (void)config::parse_scenario(scenario);
+    } catch (const ScenarioError& e) {
+      valid = false;
+      for (const auto& issue : e.issues())
+        issues.push_back({issue.path, fmt::format("point {}: {}", params.dump(), issue.message)});
+    }
+    if (valid) {  // two points, one scenario: one folder, or the same run twice
+      json canon = spec.base;
+      for (const auto& [pointer, value] : params.items())
+        (void)config::set_at_pointer(canon, pointer, canonical.value(pointer, value, scenario));
+      canon["seed"] = scenario["seed"];
+      const auto [first, fresh] = first_point_of.emplace(run_id(canon, version), i);
+      if (!fresh) {
+        const json earlier = point_at(spec, first->second);
+        std::string same;  // the values that differ only in how they are written
+        for (const auto& [pointer, value] : params.items()) {
+          if (earlier[pointer] != value)
+            same += fmt::format("{}{}: {} and {} are one value", same.empty() ? " (" : "; ", pointer,
+                                earlier[pointer].dump(), value.dump());
+        }
+        issues.push_back({spec.grid.empty() ? "/zip" : "/grid",
+                          fmt::format("points {} and {} give the same scenario{}: remove the repeated value",
+                                      earlier.dump(), params.dump(), same.empty() ? "" : same + ")")});
+      }
+    }
     for (uint64_t r = 0; r < spec.replications; ++r) {
       RunPlan run;
-      run.index = runs.size();
-      run.params = points[i];
+      run.index = index++;
+      run.params = params;
       run.replication = r;
       run.seed = derive_seed(spec.base_seed, r);
-      run.scenario = spec.base;
-      for (const auto& [pointer, value] : points[i].items()) {
-        if (auto error = config::set_at_pointer(run.scenario, pointer, value))
-          issues.push_back({pointer, fmt::format("point {}: {}", points[i].dump(), *error)});
-      }
+      run.scenario = scenario;
       run.scenario["seed"] = run.seed;
-      if (r == 0) {  // one validation per point: replications differ only in the seed
-        try {
-          (void)config::parse_scenario(run.scenario);
-        } catch (const ScenarioError& e) {
-          for (const auto& issue : e.issues())
-            issues.push_back({issue.path, fmt::format("point {}: {}", points[i].dump(), issue.message)});
-        }
-      }
       run.id = run_id(run.scenario, version);
-      if (r == 0 && !first_point_of.emplace(run.id, i).second) {  // two points, one scenario: one folder
-        issues.push_back({spec.grid.empty() ? "/zip" : "/grid",
-                          fmt::format("points {} and {} give the same scenario: remove the repeated value",
-                                      points[first_point_of[run.id]].dump(), points[i].dump())});
-      }
-      runs.push_back(std::move(run));
+      fn(std::move(run));
     }
   }
   if (!issues.empty())
     throw ScenarioError(issues);
+}
+
+std::vector<RunPlan> expand(const SweepSpec& spec, const std::string& version, uint64_t max_runs) {
+  std::vector<RunPlan> runs;
+  for_each_run(spec, version, max_runs, [&](RunPlan&& r) { runs.push_back(std::move(r)); });
   return runs;
 }
 

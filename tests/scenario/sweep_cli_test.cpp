@@ -182,3 +182,169 @@ TEST_CASE("check passes, fails outside a band, and updates a baseline", "[cli][c
   CHECK(fs::last_write_time(dir / "results" / "runs" / "two" / "summary.json") == mtime);
   fs::remove_all(dir);
 }
+
+TEST_CASE("sweep refuses too many runs and --dry-run streams in bounded memory", "[cli][sweep][bad-input]") {
+  const fs::path dir = temp_dir("sweep-size");
+  // 10 points x 10000 replications: the limit exactly (the old dry run held every scenario: ~270 MB).
+  std::ofstream(dir / "big.json") << R"({"base": {"name": "b", "duration": "2s",
+      "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "1ms", "buffer": "100pkt"},
+                                "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+      "flows": [{"id": "a", "rtt": "40ms"}]},
+    "grid": {"/flows/0/count": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}, "replications": 10000})";
+  const std::string base = kBinary + " sweep " + (dir / "big.json").string() + " --out " + (dir / "out").string();
+  const auto refused = run_command(base + " --dry-run --max-runs 99999");
+  CHECK(refused.exit_code == 1);
+  CHECK_THAT(refused.output, Catch::Contains("the sweep has 100000 runs"));
+  CHECK_THAT(refused.output, Catch::Contains("more than the limit of 99999 runs"));
+  CHECK_THAT(refused.output, Catch::Contains("--max-runs N"));
+  CHECK(run_command(base + " --max-runs 0").exit_code == 2);
+  CHECK_FALSE(fs::exists(dir / "out"));
+#if defined(__SANITIZE_ADDRESS__)
+  WARN("address-space limit skipped under AddressSanitizer");
+#else
+  // 100 MB of address space: enough for one scenario at a time, not for 10^5 of them.
+  const auto r = run_command("ulimit -v 100000; " + base + " --dry-run > " + (dir / "list.txt").string());
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  const std::string list = read_file(dir / "list.txt");
+  CHECK(std::count(list.begin(), list.end(), '\n') == 100001);
+  CHECK_THAT(list, Catch::EndsWith("100000 runs\n"));
+#endif
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a sweep seeds runs as fastsim run does", "[cli][sweep][bad-input]") {
+  const fs::path dir = temp_dir("sweep-seed");
+  auto spec = [&](const std::string& seed) {
+    std::ofstream(dir / "spec.json") << R"({"base": {"name": "b", "duration": "2s", "seed": )" << seed << R"(,
+      "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "1ms", "buffer": "100pkt"},
+                                "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+      "flows": [{"id": "a", "rtt": "40ms"}]}})";
+    return run_command(kBinary + " sweep " + (dir / "spec.json").string() + " --out x --dry-run");
+  };
+  const auto five = spec("5.0");
+  CHECK(five.exit_code == 0);
+  CHECK_THAT(five.output, Catch::Contains("replication 0 seed 5\n"));
+  const auto bad = spec("5.5");
+  CHECK(bad.exit_code == 1);
+  CHECK_THAT(bad.output, Catch::Contains("/base/seed: expected an integer"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("collect: unusable summaries, a folder that is not a sweep, RFC 4180 quoting, write errors",
+          "[cli][sweep][reliability]") {
+  const fs::path dir = temp_dir("collect-data");
+  // Parameter values with a carriage return, a comma and a quote (the description is free text).
+  const std::string spec = write_spec(dir, R"(["20ms"]}, "zip": {"/description": ["a\rb", "c,\"d\""])");
+  const fs::path out = dir / "out";
+  const auto sw = run_command(kBinary + " sweep " + spec + " --out " + out.string() + " --quiet");
+  INFO(sw.output);
+  REQUIRE(sw.exit_code == 0);
+  REQUIRE(run_command(kBinary + " collect " + out.string()).exit_code == 0);
+  std::string runs = read_file(out / "runs.csv");
+  CHECK(std::count(runs.begin(), runs.end(), '\n') == 5);
+  CHECK_THAT(runs, Catch::Contains(",\"a\rb\","));
+  CHECK_THAT(runs, Catch::Contains(",\"c,\"\"d\"\"\","));
+  CHECK_THAT(read_file(out / "aggregate.csv"), Catch::Contains("\"a\rb\""));
+
+  // Runs whose status says ok but whose summary is truncated or missing.
+  std::vector<fs::path> victims;
+  for (const auto& e : fs::directory_iterator(out / "runs"))
+    victims.push_back(e.path());
+  std::sort(victims.begin(), victims.end());
+  const std::string summary = read_file(victims[0] / "summary.json");
+  std::ofstream(victims[0] / "summary.json", std::ios::trunc) << summary.substr(0, summary.size() / 2);
+  fs::remove(victims[1] / "summary.json");
+  const auto c = run_command(kBinary + " collect " + out.string());
+  INFO(c.output);
+  CHECK(c.exit_code == 3);
+  CHECK_THAT(c.output, Catch::Contains("2 unusable"));
+  CHECK_THAT(c.output, Catch::Contains("unusable: run " + victims[0].filename().string()));
+  CHECK_THAT(c.output, Catch::Contains("summary.json is not valid JSON"));
+  CHECK_THAT(c.output, Catch::Contains("unusable: run " + victims[1].filename().string()));
+  CHECK_THAT(c.output, Catch::Contains("no summary.json"));
+  runs = read_file(out / "runs.csv");
+  CHECK(std::count(runs.begin(), runs.end(), '\n') == 5);
+  CHECK_THAT(runs, Catch::Contains(victims[0].filename().string() + ","));
+  size_t unusable = 0;
+  for (size_t at = runs.find(",unusable,0,"); at != std::string::npos; at = runs.find(",unusable,0,", at + 1))
+    ++unusable;
+  CHECK(unusable == 2);
+  // The aggregates count only the usable runs: 4 runs, 2 unusable, so n = 2 over both points.
+  const std::string agg = read_file(out / "aggregate.csv");
+  size_t n = 0;
+  for (const std::string d : {"\"a\rb\"", "\"c,\"\"d\"\"\""}) {
+    const std::string key = d + ",20ms,events,";
+    if (agg.find(key) != std::string::npos)
+      n += std::stoul(agg.substr(agg.find(key) + key.size()));
+  }
+  CHECK(n == 2);
+
+  // Not a sweep folder: bad input (exit 1, like a missing scenario file), not a failure.
+  const auto not_sweep = run_command(kBinary + " collect " + dir.string());
+  CHECK(not_sweep.exit_code == 1);
+  CHECK_THAT(not_sweep.output, Catch::Contains(dir.string() + ": not a sweep folder (no sweep.json"));
+  CHECK(run_command(kBinary + " collect " + (dir / "nowhere").string()).exit_code == 1);
+
+  // A write error names the file and the OS error, and exits 3.
+  fs::create_symlink("/dev/full", out / "aggregate.csv.tmp");
+  const auto full = run_command(kBinary + " collect " + out.string());
+  CHECK(full.exit_code == 3);
+  CHECK_THAT(full.output, Catch::Contains((out / "aggregate.csv.tmp").string()));
+  CHECK_THAT(full.output, Catch::Contains("No space left on device"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("check: bad metric pointers, failed runs under --update, write errors, no temporary left",
+          "[cli][check][reliability]") {
+  const fs::path dir = temp_dir("check-data");
+  const fs::path tmp = dir / "tmp";  // check's temporary folders go here (TMPDIR)
+  fs::create_directories(tmp);
+  std::ofstream(dir / "s.json") << R"({"name": "c", "duration": "3s",
+      "topology": {"dumbbell": {"bottleneck": {"rate": "20Mbps", "delay": "2ms", "buffer": "100pkt"},
+                                "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+      "flows": [{"id": "a", "rtt": "20ms"}]})";
+  auto baseline = [&](const std::string& metric) {
+    std::ofstream(dir / "baseline.json") << R"({"scenarios": [{"name": "one", "file": "s.json", "metrics": [
+        {"metric": ")" << metric << R"(", "expected": 0.5, "tolerance": 0.01}]}]})";
+    return read_file(dir / "baseline.json");
+  };
+  const std::string cmd = "TMPDIR=" + tmp.string() + " " + kBinary + " check " + (dir / "baseline.json").string();
+  auto tmp_empty = [&] { return fs::is_empty(tmp); };
+
+  baseline("/intervals/99999999999999999999999/jain");  // used to abort (uncaught std::out_of_range)
+  auto r = run_command(cmd + " --quiet");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains((dir / "baseline.json").string() + ": /scenarios/0/metrics/0/metric"));
+  CHECK(tmp_empty());
+
+  const std::string good = baseline("/links/bottleneck/utilization");
+  r = run_command(cmd + " --quiet");  // a failing check (utilization is far from 0.5)
+  CHECK(r.exit_code == 4);
+  CHECK(tmp_empty());
+
+  // --update with a failing scenario: its flows/ folder is a file, so the run fails.
+  const fs::path results = dir / "results";
+  fs::create_directories(results / "runs" / "one");
+  std::ofstream(results / "runs" / "one" / "flows") << "in the way";
+  r = run_command(cmd + " --quiet --update --results " + results.string());
+  INFO(r.output);
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.output, Catch::Contains("not updated: scenario(s) one failed to run"));
+  CHECK(read_file(dir / "baseline.json") == good);
+
+  // A write error of the updated baseline: exit 3 naming the file, the baseline kept.
+  fs::remove(results / "runs" / "one" / "flows");
+  fs::create_symlink("/dev/full", dir / "baseline.json.tmp");
+  r = run_command(cmd + " --quiet --update --results " + results.string());
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.output, Catch::Contains((dir / "baseline.json.tmp").string()));
+  CHECK_THAT(r.output, Catch::Contains("No space left on device"));
+  CHECK(read_file(dir / "baseline.json") == good);
+  fs::remove(dir / "baseline.json.tmp");
+  r = run_command(cmd + " --quiet --update");
+  CHECK(r.exit_code == 0);
+  CHECK(read_file(dir / "baseline.json") != good);
+  CHECK(tmp_empty());
+  fs::remove_all(dir);
+}

@@ -9,6 +9,7 @@
 #include "fastsim/sweep/backends.hpp"
 #include "fastsim/sweep/check.hpp"
 #include "fastsim/sweep/collect.hpp"
+#include "fastsim/sweep/csv.hpp"
 #include "fastsim/sweep/sweep_spec.hpp"
 
 using namespace fastsim;
@@ -196,4 +197,133 @@ TEST_CASE("regression checks: bands, directions and element ids in metric paths"
   CHECK(passes(at_most, 11));
   CHECK(passes(at_most, -3));
   CHECK_FALSE(passes(at_most, 11.5));
+}
+
+TEST_CASE("the run count is computed before expansion, overflow-safe, and refused past the limit",
+          "[sweep][bad-input]") {
+  // 3 parameters x 100 values: 10^6 runs (expanding them took gigabytes).
+  json values = json::array();
+  for (int i = 1; i <= 100; ++i)
+    values.push_back(i);
+  json doc = {{"base", kBase},
+              {"grid", {{"/flows/0/count", values}, {"/flows/0/params/alpha", values}, {"/defaults/mss", values}}}};
+  const auto spec = parse_sweep_spec(doc, ".");
+  REQUIRE(run_count(spec) == std::optional<uint64_t>(1000000));
+  std::string error;
+  try {
+    (void)expand(spec, "v");
+  } catch (const config::ScenarioError& e) {
+    error = e.what();
+  }
+  CHECK_THAT(error, Catch::Contains("the sweep has 1000000 runs"));
+  CHECK_THAT(error, Catch::Contains("more than the limit of 100000 runs"));
+  CHECK_THAT(error, Catch::Contains("--max-runs N"));
+  CHECK_THROWS_AS(check_run_count(spec, 999999), config::ScenarioError);
+  CHECK_NOTHROW(check_run_count(spec, 1000000));
+  // 300^8 x 100000 does not fit in 64 bits: no wrap-around to a small count.
+  json wide = {{"base", kBase}, {"grid", json::object()}, {"replications", 100000}};
+  json many = json::array();
+  for (int i = 0; i < 300; ++i)
+    many.push_back(i);
+  for (int k = 0; k < 8; ++k)
+    wide["grid"]["/x" + std::to_string(k)] = many;
+  const auto huge = parse_sweep_spec(wide, ".");
+  CHECK_FALSE(run_count(huge).has_value());
+  try {
+    check_run_count(huge, kDefaultMaxRuns);
+    FAIL("no error");
+  } catch (const config::ScenarioError& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("more than 18446744073709551615 runs"));
+  }
+}
+
+TEST_CASE("for_each_run streams the runs of expand, in order", "[sweep]") {
+  const auto spec = spec_of(R"("grid": {"/flows/0/rtt": ["20ms", "40ms"], "/flows/0/count": [1, 2]},
+                               "zip": {"/duration": ["1s", "2s"]}, "replications": 3)");
+  const auto all = expand(spec, "v");
+  REQUIRE(all.size() == *run_count(spec));
+  size_t seen = 0;
+  for_each_run(spec, "v", kDefaultMaxRuns, [&](RunPlan&& r) {
+    REQUIRE(seen < all.size());
+    CHECK(r.index == seen);
+    CHECK(r.id == all[seen].id);
+    CHECK(r.params == all[seen].params);
+    CHECK(r.scenario == all[seen].scenario);
+    ++seen;
+  });
+  CHECK(seen == 2 * 2 * 2 * 3);
+}
+
+TEST_CASE("a sweep reads the base seed as fastsim run does", "[sweep][bad-input]") {
+  json base = kBase;
+  base["seed"] = 5.0;  // fastsim run reads 5
+  auto runs = expand(parse_sweep_spec({{"base", base}}, "."), "v");
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].seed == 5);
+  CHECK(runs[0].scenario["seed"] == 5);
+  CHECK(expand(parse_sweep_spec({{"base", kBase}, {"seed", 2.0}}, "."), "v")[0].seed == 2);
+  base["seed"] = 5.5;  // an error for fastsim run: an error here too, not seed 1
+  CHECK_THROWS_WITH(parse_sweep_spec({{"base", base}}, "."), Catch::Contains("/base/seed: expected an integer"));
+  CHECK_THROWS_WITH(parse_sweep_spec({{"base", kBase}, {"seed", -1}}, "."),
+                    Catch::Contains("/seed: expected an integer"));
+}
+
+TEST_CASE("grid values are compared as the scenario reader reads them", "[sweep][bad-input]") {
+  auto error_of = [](const std::string& extra) {
+    try {
+      (void)expand(spec_of(extra), "v");
+    } catch (const config::ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string durations = error_of(R"("grid": {"/duration": ["1s", 1, "1000ms"]})");
+  CHECK_THAT(durations, Catch::Contains("/grid: points {\"/duration\":\"1s\"} and {\"/duration\":1} give the same "
+                                        "scenario (/duration: \"1s\" and 1 are one value)"));
+  CHECK_THAT(durations, Catch::Contains("{\"/duration\":\"1s\"} and {\"/duration\":\"1000ms\"}"));
+  CHECK_THAT(error_of(R"("grid": {"/flows/0/count": [1, 1.0]})"), Catch::Contains("give the same scenario"));
+  CHECK_THAT(error_of(R"("zip": {"/topology/dumbbell/bottleneck/rate": ["10Mbps", "10000kbps"]})"),
+             Catch::Contains("/zip: points"));
+  CHECK_THAT(error_of(R"("grid": {"/topology/dumbbell/bottleneck/buffer": ["1500B", 1500, "100pkt"]})"),
+             Catch::Contains("/topology/dumbbell/bottleneck/buffer: \"1500B\" and 1500 are one value"));
+  // Different values, and strings that only look like quantities where the reader takes any string.
+  CHECK(error_of(R"("grid": {"/duration": ["1s", 2, "3000ms"]})") == "no error");
+  CHECK(error_of(R"("grid": {"/name": ["1s", "1000ms"]})") == "no error");
+}
+
+TEST_CASE("CSV fields are quoted as RFC 4180 says", "[sweep]") {
+  CHECK(csv_field("plain") == "plain");
+  CHECK(csv_field("a\rb") == "\"a\rb\"");
+  CHECK(csv_field("a\nb") == "\"a\nb\"");
+  CHECK(csv_field("a,b") == "\"a,b\"");
+  CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
+  std::string row;
+  append_csv_row(row, {"x", "1,2", ""});
+  CHECK(row == "x,\"1,2\",\n");
+}
+
+TEST_CASE("metric pointers: a huge array index is an error in the baseline, never a crash", "[sweep][check]") {
+  const json summary = json::parse(R"({"intervals": [{"jain": 0.98}]})");
+  CHECK_FALSE(metric_value(summary, "/intervals/99999999999999999999999/jain"));  // used to throw out_of_range
+  CHECK_FALSE(array_index("18446744073709551616"));
+  CHECK(array_index("18446744073709551615") == std::optional<uint64_t>(UINT64_MAX));
+  auto baseline = [](const std::string& metric, const json& seed) {
+    json doc = {{"scenarios",
+                 {{{"name", "a"},
+                   {"file", "s.json"},
+                   {"seed", seed},
+                   {"metrics", {{{"metric", metric}, {"expected", 1}, {"tolerance", 0}}}}}}}};
+    try {
+      (void)parse_baseline(doc, ".");
+    } catch (const config::ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(baseline("/intervals/99999999999999999999999/jain", 1),
+             Catch::Contains("/scenarios/0/metrics/0/metric: \"/intervals/99999999999999999999999/jain\": array "
+                             "index 99999999999999999999999 is out of range"));
+  CHECK_THAT(baseline("/a~2b", 1), Catch::Contains("/scenarios/0/metrics/0/metric: \"/a~2b\": '~' must be followed"));
+  CHECK(baseline("/intervals/0/jain", 3.0) == "no error");  // a seed is read as fastsim run reads it
+  CHECK_THAT(baseline("/intervals/0/jain", 3.5), Catch::Contains("/scenarios/0/seed: expected an integer"));
 }

@@ -7,6 +7,7 @@
 // Each returns the value or an error message naming the expected form.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <variant>
 
@@ -25,6 +26,9 @@ Parsed<Duration> parse_duration(const nlohmann::json& j);
 Parsed<Rate> parse_rate(const nlohmann::json& j);
 Parsed<uint64_t> parse_size(const nlohmann::json& j);
 Parsed<net::BufferLimit> parse_buffer(const nlohmann::json& j);
+/// An integer in [min, max]: a JSON integer, or a number with an integral value (5.0);
+/// the rule every integer of a scenario (the seed among them) is read by.
+Parsed<int64_t> parse_integer(const nlohmann::json& j, int64_t min, int64_t max);
 
 /// Formats for summaries and messages: "100ms", "800Mbps".
 std::string format_duration(Duration d);

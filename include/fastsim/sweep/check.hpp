@@ -7,6 +7,7 @@
 // ("/links/bottleneck/utilization", "/flows/a/goodput_bps", "/intervals/0/jain").
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -41,7 +42,15 @@ struct Baseline {
 /// Throws config::ScenarioError with paths.
 Baseline parse_baseline(const nlohmann::json& doc, const std::string& baseline_dir);
 
+/// The array index a pointer step names (decimal digits that fit in 64 bits), if any.
+std::optional<uint64_t> array_index(const std::string& token);
+
+/// Why `pointer` cannot be a metric (not a JSON pointer, a bad '~' escape, an array index
+/// past 2^64 - 1), or nullopt.
+std::optional<std::string> metric_pointer_error(const std::string& pointer);
+
 /// The number at `pointer` in a summary (array steps may be element ids); nullopt if absent.
+/// Never throws.
 std::optional<double> metric_value(const nlohmann::json& summary, const std::string& pointer);
 
 /// The band [low, high] a measured value must lie in.

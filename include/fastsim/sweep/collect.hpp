@@ -6,10 +6,14 @@
 // - flows.csv: per-flow metrics in long form (one row per run and flow);
 // - aggregate.csv: per parameter point and metric: n, mean, sample standard deviation
 //   and the Student-t 95 % confidence interval of the mean (Boost.Math quantiles).
+// A run whose status says success but whose summary.json is missing, not JSON or without
+// its metrics is "unusable": listed, left out of flows.csv and aggregate.csv.
 #pragma once
 
 #include <filesystem>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace fastsim::sweep {
@@ -27,11 +31,19 @@ Aggregate aggregate(const std::vector<double>& x, double level = 0.95);
 struct CollectResult {
   size_t runs = 0;
   size_t ok = 0;
-  size_t failed = 0;   ///< non-zero exit code
-  size_t missing = 0;  ///< no status yet
+  size_t failed = 0;                  ///< non-zero exit code
+  size_t missing = 0;                 ///< no status yet
+  std::vector<std::string> unusable;  ///< "run <id> ...: <why>": status ok, summary.json unusable
 };
 
-/// Writes runs.csv, flows.csv and aggregate.csv into `dir` (a sweep folder).
+/// `dir` is not a sweep folder (no or an unreadable sweep.json): bad input, not a failure.
+class NotASweep : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Writes runs.csv, flows.csv and aggregate.csv into `dir` (a sweep folder). Throws
+/// NotASweep, or std::system_error naming the file when a table cannot be written.
 CollectResult collect(const std::filesystem::path& dir);
 
 }  // namespace fastsim::sweep

@@ -6,9 +6,15 @@
 //   point: points are compared under common random numbers, replications differ.
 // - A run's id hashes the canonical scenario JSON (keys sorted, seed included) and the
 //   fastsim version: equal inputs share an id (and a folder), any change gives a new one.
+// - Size: the run count is computed from the list lengths before anything is expanded,
+//   and a sweep of more than `max_runs` runs (default 100 000) is refused.
+// - Two points that set a parameter to equal values after canonicalisation (1, 1.0;
+//   "1s", 1, "1000ms" for a duration) are the same scenario: an error, like a repeated value.
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +36,9 @@ struct SweepSpec {
   uint64_t base_seed = 1;  ///< the spec's "seed", else the base scenario's, else 1
 };
 
+/// The default limit on the runs of one sweep (`fastsim sweep --max-runs` raises it).
+constexpr uint64_t kDefaultMaxRuns = 100000;
+
 struct RunPlan {
   size_t index = 0;          ///< position in the sweep
   std::string id;            ///< content hash (16 hex digits)
@@ -43,10 +52,24 @@ struct RunPlan {
 /// config::ScenarioError naming the JSON path of every problem.
 SweepSpec parse_sweep_spec(const nlohmann::json& doc, const std::string& spec_dir);
 
-/// All runs in order: grid points (last pointer fastest) x zip positions x replications.
-/// Every scenario is validated; a point that does not give a valid scenario throws
-/// config::ScenarioError naming the point.
-std::vector<RunPlan> expand(const SweepSpec& spec, const std::string& version);
+/// Runs of the spec (grid list lengths x zip length x replications), computed without
+/// expanding anything; nullopt if the product does not fit in 64 bits.
+std::optional<uint64_t> run_count(const SweepSpec& spec);
+
+/// Throws config::ScenarioError naming the count, the limit and --max-runs if the spec
+/// has more than `max_runs` runs.
+void check_run_count(const SweepSpec& spec, uint64_t max_runs);
+
+/// Every run in order, one at a time: grid points (last pointer fastest) x zip
+/// positions x replications. Memory holds one scenario at a time plus one id per point
+/// (for duplicate detection). check_run_count() first; every point is validated, and a
+/// point that does not give a valid scenario, or repeats another, throws
+/// config::ScenarioError naming the points after the last run was passed to `fn`.
+void for_each_run(const SweepSpec& spec, const std::string& version, uint64_t max_runs,
+                  const std::function<void(RunPlan&&)>& fn);
+
+/// All runs of for_each_run() in a vector.
+std::vector<RunPlan> expand(const SweepSpec& spec, const std::string& version, uint64_t max_runs = kDefaultMaxRuns);
 
 uint64_t derive_seed(uint64_t base_seed, uint64_t replication);
 std::string run_id(const nlohmann::json& scenario, const std::string& version);
