@@ -2,8 +2,10 @@
 // writes into the folder (sweep, sweep --resume, collect, check --results) and by its
 // forked workers, which inherit it. The file names the holder ("pid P host H"); the
 // kernel releases the lock when the last process holding it ends (even by SIGKILL), so
-// a lock left by a dead driver is taken over, with a warning naming its PID. The file
-// stays in the folder, emptied when its holder releases it.
+// a lock left by a dead driver is taken over, with a warning naming its PID. While a
+// driver of this host has ended but its workers (killed with it) still hold the lock, the
+// next one waits for them, up to 5 s. The file stays in the folder, emptied when its
+// holder releases it.
 #pragma once
 
 #include <filesystem>
@@ -21,7 +23,8 @@ class FolderBusy : public std::runtime_error {
 
 class FolderLock {
  public:
-  /// Creates `dir` if needed and takes its lock without waiting. Throws FolderBusy
+  /// Creates `dir` if needed and takes its lock (waiting only for the workers of an
+  /// ended driver, see above). Throws FolderBusy
   /// (naming the holder) if another process holds it, std::system_error (naming the
   /// file and the OS error) if the lock file cannot be created, locked or written.
   explicit FolderLock(const std::filesystem::path& dir);
