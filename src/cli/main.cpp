@@ -14,6 +14,7 @@
 #include "fastsim/cc/registry.hpp"
 #include "fastsim/config/parse.hpp"
 #include "fastsim/run/experiment.hpp"
+#include "int_option.hpp"
 
 namespace po = boost::program_options;
 using fastsim::config::ScenarioError;
@@ -35,8 +36,8 @@ const char* kUsageText =
     "  validate FILE [--set /json/pointer=value ...]\n"
     "                      check a scenario and report every problem with its JSON path\n"
     "  algorithms [--json] list congestion-control algorithms and their parameters\n"
-    "  sweep SPEC --out DIR [--backend local|slurm] [--jobs N] [--dry-run] [--resume] [--pack K]\n"
-    "        [--throttle N] [--partition P] [--time T] [--mem M] [--account A] [--sbatch LINE]\n"
+    "  sweep SPEC --out DIR [--backend local|slurm] [--jobs N] [--run-timeout S] [--dry-run] [--resume]\n"
+    "        [--pack K] [--throttle N] [--partition P] [--time T] [--mem M] [--account A] [--sbatch LINE]\n"
     "        [--max-array-size N] [--max-runs N]\n"
     "                      run a grid/zip of scenarios x replications (docs/sweeps.md)\n"
     "  collect DIR         write runs.csv, flows.csv and aggregate.csv of a sweep\n"
@@ -137,7 +138,7 @@ int cmd_run(const std::vector<std::string>& args) {
   std::vector<std::string> sets;
   int64_t seed = -1;
   opts.add_options()("file", po::value(&file), "scenario file")("out", po::value(&out), "output directory")(
-      "seed", po::value(&seed), "override the scenario seed")(
+      "seed", int_in_range(&seed, "seed", 0, INT64_MAX), "override the scenario seed")(
       "set", po::value(&sets)->composing(), "override /json/pointer=value")("quiet,q", "no progress line");
   po::variables_map vm;
   if (!parse_options("run", args, opts, "file", vm))
@@ -151,10 +152,6 @@ int cmd_run(const std::vector<std::string>& args) {
       std::cerr << fmt::format("fastsim run: --set expects /json/pointer=value, got \"{}\"\n", a);
       return kUsage;
     }
-  }
-  if (vm.count("seed") && seed < 0) {
-    std::cerr << "fastsim run: --seed must be a non-negative integer\n";
-    return kUsage;
   }
   const bool quiet = vm.count("quiet") > 0;
   std::optional<fastsim::config::Scenario> scenario;

@@ -3,8 +3,11 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <set>
 #include <system_error>
@@ -19,8 +22,10 @@
 #include "fastsim/sweep/backends.hpp"
 #include "fastsim/sweep/check.hpp"
 #include "fastsim/sweep/collect.hpp"
+#include "fastsim/sweep/folder_lock.hpp"
 #include "fastsim/sweep/run_store.hpp"
 #include "fastsim/trace/atomic_file.hpp"
+#include "int_option.hpp"
 #include "terminal_reporter.hpp"
 
 namespace fastsim::cli {
@@ -37,6 +42,12 @@ std::string self_binary() {
   const auto p = fs::canonical("/proc/self/exe", ec);
   return ec ? std::string("fastsim") : p.string();
 }
+
+// The allowed ranges of the integer options (docs/sweeps.md, "Option ranges").
+constexpr int64_t kMaxJobs = 4096;           // worker processes of one machine
+constexpr int64_t kMaxPack = 100000;         // runs per array task
+constexpr int64_t kMaxArrayTasks = 4000001;  // SLURM's largest MaxArraySize
+constexpr int64_t kMaxRunTimeoutS = 7 * 24 * 3600;
 
 size_t default_jobs() {
   return std::max(1u, std::thread::hardware_concurrency());
@@ -64,14 +75,59 @@ class TemporaryFolder {
   fs::path path_;
 };
 
+/// Takes DIR's lock (sweep/folder_lock.hpp); if another process holds it (exit code 2)
+/// or it cannot be taken (3), prints why, sets `rc` and returns null.
+std::unique_ptr<sweep::FolderLock> lock_folder(const char* cmd, const fs::path& dir, int& rc) {
+  try {
+    auto lock = std::make_unique<sweep::FolderLock>(dir);
+    if (lock->stale_owner()) {
+      std::cerr << fmt::format("[{}] warning: taking over the lock {} of {}, which ended without releasing it\n", cmd,
+                               lock->path().string(), *lock->stale_owner());
+    }
+    return lock;
+  } catch (const sweep::FolderBusy& e) {
+    std::cerr << fmt::format("fastsim {}: {}\n", cmd, e.what());
+    rc = kUsage;
+  } catch (const std::exception& e) {
+    std::cerr << fmt::format("fastsim {}: {}\n", cmd, e.what());
+    rc = kRunFailed;
+  }
+  return nullptr;
+}
+
+/// Flushes standard output; false (with a message naming the OS error) if writing failed.
+bool stdout_written(const char* cmd) {
+  errno = 0;
+  std::cout.flush();
+  if (std::cout)
+    return true;
+  std::cerr << fmt::format("fastsim {}: cannot write to standard output: {}\n", cmd,
+                           std::strerror(errno != 0 ? errno : EIO));
+  return false;
+}
+
+/// The last line of a run's log.txt ("" if none): why a run without a status ended.
+std::string last_log_line(const fs::path& dir) {
+  std::ifstream in(dir / "log.txt");
+  std::string last;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty())
+      last = line;
+  }
+  return last;
+}
+
 void print_failures(const fs::path& out, const std::vector<sweep::RunPlan>& runs) {
   for (const auto& r : runs) {
-    const auto s = sweep::read_status(sweep::run_dir(out, r.id));
+    const fs::path dir = sweep::run_dir(out, r.id);
+    const auto s = sweep::read_status(dir);
     if (s && s->exit_code == 0)
       continue;
-    std::cerr << fmt::format("  failed: run {} {} replication {}: {}\n", r.id, r.params.dump(), r.replication,
-                             s ? fmt::format("exit code {}: {}", s->exit_code, s->error)
-                               : std::string("no status (the task did not finish)"));
+    std::string why = s ? fmt::format("exit code {}: {}", s->exit_code, s->error)
+                        : std::string("no status (the task did not finish)");
+    if (const std::string log = last_log_line(dir); !s && !log.empty())
+      why += fmt::format("; {}: {}", (dir / "log.txt").string(), log);
+    std::cerr << fmt::format("  failed: run {} {} replication {}: {}\n", r.id, r.params.dump(), r.replication, why);
   }
 }
 
@@ -95,21 +151,27 @@ int cmd_sweep(const std::vector<std::string>& args) {
   po::options_description opts("sweep options");
   std::string spec_file, out, backend = "local";
   size_t jobs = default_jobs();
+  unsigned run_timeout = sweep::kDefaultRunTimeoutS;
   sweep::SlurmOptions slurm;
   uint64_t max_runs = sweep::kDefaultMaxRuns;
   opts.add_options()("spec", po::value(&spec_file), "sweep spec (JSON)")("out", po::value(&out), "sweep folder")(
-      "backend", po::value(&backend), "local (default) or slurm")("jobs", po::value(&jobs),
-                                                                  "local worker processes (default: cores)")(
+      "backend", po::value(&backend), "local (default) or slurm")("jobs", int_in_range(&jobs, "jobs", 1, kMaxJobs),
+                                                                  "local worker processes, 1 to 4096 (default: cores)")(
+      "run-timeout", int_in_range(&run_timeout, "run-timeout", 1, kMaxRunTimeoutS),
+      "seconds of wall time after which a run is killed and failed (local: default 3600; slurm: the task's time "
+      "limit when --time is not given)")(
       "dry-run", "print the runs (local) or write and print the batch scripts (slurm), run nothing")(
-      "resume", "run only the runs without a successful status")(
-      "pack", po::value(&slurm.pack), "slurm: runs per array task (default 1)")("throttle", po::value(&slurm.throttle),
-                                                                                "slurm: at most N array tasks at once")(
+      "resume", "run only the runs without a successful status")("pack", int_in_range(&slurm.pack, "pack", 1, kMaxPack),
+                                                                 "slurm: runs per array task (default 1)")(
+      "throttle", int_in_range(&slurm.throttle, "throttle", 1, kMaxArrayTasks), "slurm: at most N array tasks at once")(
       "partition", po::value(&slurm.partition), "slurm: partition")("time", po::value(&slurm.time),
                                                                     "slurm: time limit per task")(
       "mem", po::value(&slurm.mem), "slurm: memory per task")("account", po::value(&slurm.account), "slurm: account")(
       "sbatch", po::value(&slurm.extra_sbatch)->composing(), "slurm: an extra #SBATCH line (repeatable)")(
-      "max-array-size", po::value(&slurm.max_array_size), "slurm: split arrays at N tasks (default: the cluster's)")(
-      "max-runs", po::value(&max_runs), "refuse a sweep of more runs (default 100000)")("quiet,q", "no progress line");
+      "max-array-size", int_in_range(&slurm.max_array_size, "max-array-size", 1, kMaxArrayTasks),
+      "slurm: split arrays at N tasks (default: the cluster's)")(
+      "max-runs", int_in_range(&max_runs, "max-runs", 1, INT64_MAX), "refuse a sweep of more runs (default 100000)")(
+      "quiet,q", "no progress line");
   po::variables_map vm;
   if (!parse_options("sweep", args, opts, "spec", vm))
     return kUsage;
@@ -121,14 +183,8 @@ int cmd_sweep(const std::vector<std::string>& args) {
     std::cerr << fmt::format("fastsim sweep: --backend must be local or slurm, got \"{}\"\n", backend);
     return kUsage;
   }
-  if (jobs == 0 || slurm.pack == 0) {
-    std::cerr << "fastsim sweep: --jobs and --pack must be at least 1\n";
-    return kUsage;
-  }
-  if (max_runs == 0) {
-    std::cerr << "fastsim sweep: --max-runs must be at least 1\n";
-    return kUsage;
-  }
+  if (vm.count("run-timeout"))
+    slurm.run_timeout_s = run_timeout;
   const bool resume = vm.count("resume") > 0;
   slurm.dry_run = vm.count("dry-run") > 0;
   json spec_doc;
@@ -145,7 +201,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
                                  r.seed);
       });
       std::cout << fmt::format("{} runs\n", *sweep::run_count(spec));
-      return kOk;
+      return stdout_written("sweep") ? kOk : kRunFailed;
     }
     runs = sweep::expand(spec, FASTSIM_VERSION, max_runs);
   } catch (const ScenarioError& e) {
@@ -153,6 +209,10 @@ int cmd_sweep(const std::vector<std::string>& args) {
     return kBadScenario;
   }
   const fs::path dir = out;
+  int rc = kOk;
+  const auto lock = lock_folder("sweep", dir, rc);  // held until the sweep ends
+  if (!lock)
+    return rc;
   if (fs::exists(dir / "sweep.json") && !resume) {
     std::cerr << fmt::format("fastsim sweep: {} already holds a sweep: use --resume, or another --out\n", out);
     return kUsage;
@@ -186,11 +246,11 @@ int cmd_sweep(const std::vector<std::string>& args) {
     }
     TerminalReporter reporter(quiet);
     if (backend == "local") {
-      sweep::run_local(dir, todo, jobs, reporter);
+      sweep::run_local(dir, todo, jobs, reporter, run_timeout);
     } else {
       sweep::run_slurm(dir, todo, slurm, self_binary(), reporter);
       if (slurm.dry_run)
-        return kOk;
+        return stdout_written("sweep") ? kOk : kRunFailed;
     }
   } catch (const std::exception& e) {
     std::cerr << "fastsim sweep: failed: " << e.what() << "\n";
@@ -213,11 +273,12 @@ int cmd_sweep_task(const std::vector<std::string>& args) {
   std::string out, list;
   size_t task = 0, pack = 1;
   opts.add_options()("out", po::value(&out), "sweep folder")("list", po::value(&list), "run list")(
-      "task", po::value(&task), "array task index")("pack", po::value(&pack), "runs per task");
+      "task", int_in_range(&task, "task", 0, kMaxArrayTasks), "array task index")(
+      "pack", int_in_range(&pack, "pack", 1, kMaxPack), "runs per task");
   po::variables_map vm;
   if (!parse_options("sweep-task", args, opts, "out", vm))
     return kUsage;
-  if (out.empty() || list.empty() || pack == 0) {
+  if (out.empty() || list.empty()) {
     std::cerr << "usage: fastsim sweep-task OUT --list FILE --task N --pack K (run by SLURM array tasks)\n";
     return kUsage;
   }
@@ -230,6 +291,10 @@ int cmd_collect(const std::vector<std::string>& args) {
     std::cerr << "usage: fastsim collect DIR\n";
     return kUsage;
   }
+  int rc = kOk;
+  std::unique_ptr<sweep::FolderLock> lock;  // not in a folder without a sweep: collect says so
+  if (fs::exists(fs::path(args[0]) / "sweep.json") && !(lock = lock_folder("collect", args[0], rc)))
+    return rc;
   try {
     const auto r = sweep::collect(args[0]);
     std::cout << fmt::format(
@@ -259,12 +324,13 @@ int cmd_check(const std::vector<std::string>& args) {
   size_t jobs = default_jobs();
   opts.add_options()("baseline", po::value(&baseline_file), "baseline file")(
       "results", po::value(&results), "results folder: reuse its successful runs, run the others into it")(
-      "update", "rewrite the expected values from the measured ones")("jobs", po::value(&jobs), "worker processes")(
+      "update", "rewrite the expected values from the measured ones")("jobs", int_in_range(&jobs, "jobs", 1, kMaxJobs),
+                                                                      "worker processes, 1 to 4096 (default: cores)")(
       "quiet,q", "no progress line");
   po::variables_map vm;
   if (!parse_options("check", args, opts, "baseline", vm))
     return kUsage;
-  if (baseline_file.empty() || jobs == 0) {
+  if (baseline_file.empty()) {
     std::cerr << "usage: fastsim check BASELINE.json [--results DIR] [--update] [--jobs N]\n";
     return kUsage;
   }
@@ -310,6 +376,10 @@ int cmd_check(const std::vector<std::string>& args) {
     return kRunFailed;
   }
   const fs::path dir = temporary ? scratch->path() : fs::path(results);
+  int rc = kOk;
+  std::unique_ptr<sweep::FolderLock> lock;  // a results folder is shared between checks
+  if (!temporary && !(lock = lock_folder("check", dir, rc)))
+    return rc;
   std::vector<sweep::RunPlan> todo;
   try {
     for (const auto& p : plans) {

@@ -1,7 +1,10 @@
 // The local process pool (see backends.hpp): one forked worker per run, at most `jobs`
 // at a time; a worker's stdout and stderr go to the run's log.txt. SIGINT or SIGTERM
-// stops the workers too (their runs stay without a status) and then the sweep.
+// stops the workers too (their runs stay without a status) and then the sweep. A worker
+// dies with the driver, even when the driver is killed with SIGKILL (PR_SET_PDEATHSIG),
+// and kills itself with SIGALRM when its run exceeds the run timeout.
 #include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,15 +28,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
-pid_t start_worker(const fs::path& dir) {
+pid_t start_worker(const fs::path& dir, unsigned timeout_s) {
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
+  const pid_t driver = getpid();
   const pid_t pid = fork();
   if (pid != 0)
-    return pid;             // parent (or -1)
+    return pid;  // parent (or -1)
+  // Die with the driver, however it ends; if it ended before the request took effect,
+  // the worker has been adopted by another process already.
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != driver)
+    _exit(128 + SIGKILL);
   signal(SIGINT, SIG_DFL);  // a worker dies at once (no status: the run is not complete)
   signal(SIGTERM, SIG_DFL);
+  signal(SIGALRM, SIG_DFL);
+  alarm(timeout_s);  // the run timeout: SIGALRM ends the worker (the driver records why)
   const int fd = open((dir / "log.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd >= 0) {
     dup2(fd, STDOUT_FILENO);
@@ -84,13 +94,23 @@ std::string eta(double seconds) {
   return fmt::format("{:02}:{:02}:{:02}", s / 3600, (s / 60) % 60, s % 60);
 }
 
+/// Stops the workers of `running` and waits for them (their runs stay without a status).
+void stop_workers(const std::map<pid_t, const RunPlan*>& running) {
+  for (const auto& [worker, run] : running)
+    kill(worker, SIGTERM);
+  for (const auto& [worker, run] : running)
+    waitpid(worker, nullptr, 0);
+}
+
 }  // namespace
 
-size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t jobs, Reporter& reporter) {
+size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t jobs, Reporter& reporter,
+                 unsigned run_timeout_s) {
   std::deque<const RunPlan*> pending;
   for (const auto& r : todo)
     pending.push_back(&r);
   std::map<pid_t, const RunPlan*> running;
+  std::map<pid_t, std::chrono::steady_clock::time_point> started;
   size_t done = 0, failed = 0;
   const size_t total = todo.size();
   const auto start = std::chrono::steady_clock::now();
@@ -103,54 +123,62 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
   };
   report();
   const StopSignals stop_signals;
-  while (!pending.empty() || !running.empty()) {
-    if (g_stop_signal != 0) {  // stop the workers, leave their runs without a status, re-raise
-      for (const auto& [worker, run] : running)
-        kill(worker, SIGTERM);
-      for (const auto& [worker, run] : running)
-        waitpid(worker, nullptr, 0);
-      reporter.note(fmt::format("[sweep] stopped by signal {}: {} runs unfinished (--resume runs them)",
-                                static_cast<int>(g_stop_signal), total - done));
-      const int sig = g_stop_signal;
-      signal(sig, SIG_DFL);
-      raise(sig);
-      return total - done;
-    }
-    while (!pending.empty() && running.size() < std::max<size_t>(1, jobs)) {
-      const RunPlan* r = pending.front();
-      pending.pop_front();
-      const pid_t pid = start_worker(run_dir(out, r->id));
-      if (pid < 0) {  // cannot fork: record the failure and go on
-        write_status(run_dir(out, r->id), {3, 0.0, "fork failed"});
-        ++done;
-        ++failed;
-        continue;
+  try {
+    while (!pending.empty() || !running.empty()) {
+      if (g_stop_signal != 0) {  // stop the workers, leave their runs without a status, re-raise
+        stop_workers(running);
+        reporter.note(fmt::format("[sweep] stopped by signal {}: {} runs unfinished (--resume runs them)",
+                                  static_cast<int>(g_stop_signal), total - done));
+        const int sig = g_stop_signal;
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return total - done;
       }
-      running.emplace(pid, r);
+      while (!pending.empty() && running.size() < std::max<size_t>(1, jobs)) {
+        const RunPlan* r = pending.front();
+        pending.pop_front();
+        const pid_t pid = start_worker(run_dir(out, r->id), run_timeout_s);
+        if (pid < 0) {  // cannot fork: record the failure and go on
+          write_status(run_dir(out, r->id), {3, 0.0, "fork failed"});
+          ++done;
+          ++failed;
+          continue;
+        }
+        running.emplace(pid, r);
+        started[pid] = std::chrono::steady_clock::now();
+      }
+      if (running.empty())
+        break;
+      int wstatus = 0;
+      const pid_t pid = waitpid(-1, &wstatus, 0);
+      if (pid < 0) {
+        if (errno == EINTR)
+          continue;  // a stop signal: handled at the top of the loop
+        break;
+      }
+      auto it = running.find(pid);
+      if (it == running.end())
+        continue;
+      const RunPlan* finished = it->second;
+      const fs::path dir = run_dir(out, finished->id);
+      running.erase(it);
+      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started.at(pid)).count();
+      started.erase(pid);
+      ++done;
+      if (WIFSIGNALED(wstatus) && !read_status(dir)) {  // crashed or timed out before writing its status
+        const int sig = WTERMSIG(wstatus);
+        write_status(dir, {128 + sig, wall,
+                           sig == SIGALRM ? fmt::format("timeout: killed after {} s (--run-timeout)", run_timeout_s)
+                                          : fmt::format("killed by signal {}", sig)});
+      }
+      if (run_state(out, finished->id) != RunState::kOk)
+        ++failed;
+      report();
     }
-    if (running.empty())
-      break;
-    int wstatus = 0;
-    const pid_t pid = waitpid(-1, &wstatus, 0);
-    if (pid < 0) {
-      if (errno == EINTR)
-        continue;  // a stop signal: handled at the top of the loop
-      break;
-    }
-    auto it = running.find(pid);
-    if (it == running.end())
-      continue;
-    const RunPlan* finished = it->second;
-    const fs::path dir = run_dir(out, finished->id);
-    running.erase(it);
-    ++done;
-    if (WIFSIGNALED(wstatus) && !read_status(dir)) {  // crashed before writing its status
-      const int sig = WTERMSIG(wstatus);
-      write_status(dir, {128 + sig, 0.0, fmt::format("killed by signal {}", sig)});
-    }
-    if (run_state(out, finished->id) != RunState::kOk)
-      ++failed;
-    report();
+  } catch (...) {  // a write error of the driver: no worker outlives the sweep
+    stop_workers(running);
+    reporter.finish();
+    throw;
   }
   reporter.finish();
   return failed;

@@ -95,8 +95,11 @@ std::vector<ArrayJob> plan_arrays(const fs::path& out, const std::vector<RunPlan
     t += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
     if (!o.partition.empty())
       t += fmt::format("#SBATCH --partition={}\n", o.partition);
-    if (!o.time.empty())
+    if (!o.time.empty()) {
       t += fmt::format("#SBATCH --time={}\n", o.time);
+    } else if (o.run_timeout_s > 0) {  // --run-timeout: pack runs of at most that long, in whole minutes
+      t += fmt::format("#SBATCH --time={}\n", (pack * o.run_timeout_s + 59) / 60);
+    }
     if (!o.mem.empty())
       t += fmt::format("#SBATCH --mem={}\n", o.mem);
     if (!o.account.empty())

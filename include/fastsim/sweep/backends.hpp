@@ -33,13 +33,21 @@ class Reporter {
   virtual void finish() {}
 };
 
-/// Runs `todo` with `jobs` worker processes; returns the number of failed runs.
-size_t run_local(const std::filesystem::path& out, const std::vector<RunPlan>& todo, size_t jobs, Reporter& reporter);
+/// Default of --run-timeout: a run of the local backend still running after this many
+/// seconds of wall time is killed and recorded as failed ("timeout").
+constexpr unsigned kDefaultRunTimeoutS = 3600;
+
+/// Runs `todo` with `jobs` worker processes, each killed after `run_timeout_s` seconds;
+/// returns the number of failed runs. Workers die with the calling process (even by
+/// SIGKILL). Throws (after stopping the workers) if a status cannot be written.
+size_t run_local(const std::filesystem::path& out, const std::vector<RunPlan>& todo, size_t jobs, Reporter& reporter,
+                 unsigned run_timeout_s = kDefaultRunTimeoutS);
 
 struct SlurmOptions {
   size_t pack = 1;            ///< runs per array task
   size_t throttle = 0;        ///< at most this many tasks at once (%throttle); 0: no limit
   size_t max_array_size = 0;  ///< 0: ask the cluster (scontrol show config), 1001 if unknown
+  size_t run_timeout_s = 0;   ///< with no `time`: the task's time limit is pack x this (0: none)
   std::string partition, time, mem, account;
   std::vector<std::string> extra_sbatch;  ///< further "#SBATCH ..." lines (without the prefix)
   double poll_seconds = 0.5;
