@@ -10,6 +10,8 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <nlohmann/json.hpp>
 
+#include "fastsim/config/parse.hpp"
+
 #include "fastsim/sweep/run_store.hpp"
 #include "fastsim/trace/atomic_file.hpp"
 
@@ -157,9 +159,9 @@ CollectResult collect(const fs::path& dir) {
     std::ifstream in(run_dir(dir, r.id) / "summary.json");
     if (status && status->exit_code == 0 && in) {
       json summary;
-      try {
-        summary = json::parse(in);
-      } catch (const json::exception&) {
+      try {  // bounded like every JSON input: a hostile summary must not crash collect
+        summary = config::load_json_file((run_dir(dir, r.id) / "summary.json").string());
+      } catch (const config::ScenarioError&) {
         summary = json::object();
       }
       std::vector<std::pair<std::string, json>> metrics;
