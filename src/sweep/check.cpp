@@ -1,6 +1,7 @@
 // Baseline files and metric bands (see check.hpp).
 #include "fastsim/sweep/check.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -157,11 +158,11 @@ std::optional<double> metric_value(const json& summary, const std::string& point
         if (e.is_object() && e.contains("id") && e["id"] == token)
           found = &e;
       }
-      if (found == nullptr && !token.empty() && token.find_first_not_of("0123456789") == std::string::npos) {
-        const size_t idx = std::stoul(token);
-        if (idx < at->size())
-          found = &(*at)[idx];
-      }
+      size_t idx = 0;  // an index too large for size_t names no element (std::stoul threw out of check)
+      const auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), idx);
+      if (found == nullptr && !token.empty() && ec == std::errc() && end == token.data() + token.size() &&
+          idx < at->size())
+        found = &(*at)[idx];
       if (found == nullptr)
         return std::nullopt;
       at = found;

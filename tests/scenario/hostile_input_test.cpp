@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "../support/helpers.hpp"
+#include "fastsim/sweep/check.hpp"
 
 namespace fs = std::filesystem;
 using fastsim::config::kMaxJsonDepth;
@@ -173,4 +174,11 @@ TEST_CASE("--set / names the option and says what a valid pointer looks like", "
   const auto empty = run_command(kBinary + " validate " + kDemo + " --set /flows//rtt=5ms");
   CHECK(empty.exit_code == 1);
   CHECK_THAT(empty.output, Catch::Contains("has an empty key"));
+}
+
+TEST_CASE("a metric index too large for size_t names no element (check used to abort)", "[unit][hostile]") {
+  const json summary = json::parse(R"({"intervals": [{"jain": 0.5}]})");
+  CHECK(fastsim::sweep::metric_value(summary, "/intervals/0/jain") == 0.5);
+  CHECK_FALSE(fastsim::sweep::metric_value(summary, "/intervals/99999999999999999999999/jain").has_value());
+  CHECK_FALSE(fastsim::sweep::metric_value(summary, "/intervals/1/jain").has_value());
 }
