@@ -1,6 +1,7 @@
 // Fuzz harness: short runs of valid (mutated) scenarios. The duration is cut to 20 ms and
 // a scenario that would still carry many packets or flows is skipped, so each input runs
-// in milliseconds; outputs are written (traces, summary.json) to a temporary folder.
+// in milliseconds; outputs are written (traces, summary.json) to a temporary folder,
+// removed after each input.
 #include <unistd.h>
 
 #include <algorithm>
@@ -67,6 +68,7 @@ void run_input(const uint8_t* data, size_t size) {
   const auto& r = exp.run(options);  // any exception is a finding: a valid scenario must run
   require(r.sim_time_s <= s->duration.to_seconds() + 1e-9, "the run went past its duration");
   require(std::filesystem::exists(out / "summary.json"), "no summary.json after a successful run");
+  std::filesystem::remove_all(out);
 }
 
 }  // namespace fastsim::fuzz
