@@ -3,6 +3,7 @@
 // parser is iterative, but copying, comparing and printing a document recurse per level)
 // and rejects a key given twice; and the --set overrides applied to a scenario.
 #include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -132,24 +133,32 @@ std::optional<std::string> set_at_pointer(json& doc, const std::string& pointer,
   }
   try {
     const json::json_pointer ptr(pointer);
-    // Walk the existing part: an array index past the end would pad with nulls.
-    const json* node = &doc;
+    // Walk the path: an array index past the end would pad with nulls, and so would an
+    // index into a missing (or null) value, which nlohmann creates as an array.
+    const json* node = &doc;  // nullptr once the path leaves the document
     std::string walked;
     size_t pos = 1;
-    while (node != nullptr && pos <= pointer.size()) {
+    while (pos <= pointer.size()) {
       const size_t next = pointer.find('/', pos);
       const std::string token = pointer.substr(pos, next == std::string::npos ? std::string::npos : next - pos);
-      if (node->is_array()) {
-        const bool digits = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
-        if (digits && std::stoull(token) > node->size()) {
-          return fmt::format("{} has {} elements: index {} is past the end (use {} to append)",
-                             walked.empty() ? "/" : walked, node->size(), token, node->size());
+      const bool digits = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
+      const std::string at = walked.empty() ? "/" : walked;
+      if (node != nullptr && node->is_array()) {
+        uint64_t index = UINT64_MAX;  // too large for uint64_t: past the end too
+        std::from_chars(token.data(), token.data() + token.size(), index);
+        if (digits && index > node->size()) {
+          return fmt::format("{} has {} elements: index {} is past the end (use {} to append)", at, node->size(), token,
+                             node->size());
         }
-        node = digits && std::stoull(token) < node->size() ? &(*node)[std::stoull(token)] : nullptr;
-      } else if (node->is_object()) {
+        node = digits && index < node->size() ? &(*node)[index] : nullptr;
+      } else if (node != nullptr && node->is_object()) {
         auto it = node->find(json::json_pointer("/" + token).back());
         node = it == node->end() ? nullptr : &*it;
       } else {
+        if (digits && token != "0" && (node == nullptr || node->is_null())) {
+          return fmt::format("{} does not exist: index {} would create an array of {} nulls (index 0 creates one)", at,
+                             token, token);
+        }
         node = nullptr;
       }
       walked += "/" + token;

@@ -182,3 +182,25 @@ TEST_CASE("a metric index too large for size_t names no element (check used to a
   CHECK_FALSE(fastsim::sweep::metric_value(summary, "/intervals/99999999999999999999999/jain").has_value());
   CHECK_FALSE(fastsim::sweep::metric_value(summary, "/intervals/1/jain").has_value());
 }
+
+TEST_CASE("--set never pads a new array with nulls (found by fuzz_scenario)", "[unit][hostile]") {
+  // nlohmann creates a missing value indexed by a number as an array of that many nulls:
+  // /d/a/33333333333333333 asked for exabytes, /d/100000000 for 1.6 GB, without a word.
+  json doc = fastsim::testing::scenario_from(R"({"duration": "1s", "flows": [{"id": "a", "rtt": "20ms"}],
+    "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "1ms", "buffer": "100pkt"},
+                              "access": {"rate": "1Gbps", "buffer": "1000pkt"}}}})")
+                 .resolved;
+  const json before = doc;
+  for (const char* p : {"/d/100000000", "/d/a/33333333333333333/x", "/flows/0/none/7", "/new/1"}) {
+    INFO(p);
+    const auto error = fastsim::config::set_at_pointer(doc, p, 1);
+    REQUIRE(error.has_value());
+    CHECK_THAT(*error, Catch::Contains("would create an array of") && Catch::Contains("index 0 creates one"));
+  }
+  CHECK(doc == before);
+  CHECK_FALSE(fastsim::config::set_at_pointer(doc, "/new/0", 1).has_value());  // [1]
+  CHECK(doc["new"] == json::array({1}));
+  const auto past = fastsim::config::set_at_pointer(doc, "/flows/99999999999999999999999", 1);
+  REQUIRE(past.has_value());
+  CHECK_THAT(*past, Catch::Contains("/flows has 1 elements: index 99999999999999999999999 is past the end"));
+}
