@@ -1,13 +1,11 @@
 // Scenario parsing and validation (see parse.hpp): the run's own keys, then one reader
 // per entity (parse_parts.hpp: topology, flows, UDP sources, arrivals), the checks that
 // need the whole scenario (link names, routes, arrival loads), and the resolved-scenario
-// echo. Also JSON loading and --set overrides.
+// echo. JSON loading and --set overrides: json_input.cpp.
 #include "fastsim/config/parse.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -141,100 +139,6 @@ Scenario parse_scenario(const json& doc) {
     throw ScenarioError(issues);
   s.resolved = std::move(resolved);
   return s;
-}
-
-json load_json_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in)
-    throw ScenarioError({{"", fmt::format("cannot open scenario file \"{}\"", path)}});
-  std::stringstream buf;
-  buf << in.rdbuf();
-  // Duplicate keys would silently keep the last value: track the keys of every open object.
-  std::vector<std::set<std::string>> open_objects;
-  std::string duplicate;
-  auto check_keys = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) {
-      open_objects.emplace_back();
-    } else if (event == json::parse_event_t::object_end && !open_objects.empty()) {
-      open_objects.pop_back();
-    } else if (event == json::parse_event_t::key && !open_objects.empty() &&
-               !open_objects.back().insert(parsed.get<std::string>()).second && duplicate.empty()) {
-      duplicate = parsed.get<std::string>();
-    }
-    return true;
-  };
-  json doc;
-  try {
-    doc = json::parse(buf.str(), check_keys);
-  } catch (const json::exception& e) {  // syntax errors and numbers out of range (1e400)
-    throw ScenarioError({{"", fmt::format("\"{}\" is not valid JSON: {}", path, e.what())}});
-  }
-  if (!duplicate.empty()) {
-    throw ScenarioError({{"", fmt::format("the key \"{}\" appears twice in one object", duplicate)}});
-  }
-  return doc;
-}
-
-std::optional<std::string> set_at_pointer(json& doc, const std::string& pointer, const json& value) {
-  try {
-    const json::json_pointer ptr(pointer);
-    // Walk the existing part: an array index past the end would pad with nulls.
-    const json* node = &doc;
-    std::string walked;
-    size_t pos = 1;
-    while (node != nullptr && pos <= pointer.size()) {
-      const size_t next = pointer.find('/', pos);
-      const std::string token = pointer.substr(pos, next == std::string::npos ? std::string::npos : next - pos);
-      if (node->is_array()) {
-        const bool digits = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
-        if (digits && std::stoull(token) > node->size()) {
-          return fmt::format("{} has {} elements: index {} is past the end (use {} to append)",
-                             walked.empty() ? "/" : walked, node->size(), token, node->size());
-        }
-        node = digits && std::stoull(token) < node->size() ? &(*node)[std::stoull(token)] : nullptr;
-      } else if (node->is_object()) {
-        auto it = node->find(json::json_pointer("/" + token).back());
-        node = it == node->end() ? nullptr : &*it;
-      } else {
-        node = nullptr;
-      }
-      walked += "/" + token;
-      if (next == std::string::npos)
-        break;
-      pos = next + 1;
-    }
-    doc[ptr] = value;
-  } catch (const json::exception& e) {
-    return fmt::format("cannot set this path: {}", e.what());
-  } catch (const std::exception& e) {
-    return fmt::format("cannot set this path: {}", e.what());
-  }
-  return std::nullopt;
-}
-
-void apply_overrides(json& doc, const std::vector<std::string>& assignments) {
-  Issues issues;
-  for (const auto& a : assignments) {
-    const auto eq = a.find('=');
-    if (eq == std::string::npos || a.empty() || a[0] != '/') {
-      issues.push_back({"", fmt::format("--set expects /json/pointer=value, got \"{}\"", a)});
-      continue;
-    }
-    const std::string pointer = a.substr(0, eq);
-    const std::string text = a.substr(eq + 1);
-    json value;
-    try {
-      value = json::parse(text);
-    } catch (const json::exception&) {
-      value = text;
-    }
-    // Missing parent objects are created ("/defaults/sack=true" works without "defaults");
-    // a key nobody asked for is then reported by the parser like any unknown key.
-    if (auto error = set_at_pointer(doc, pointer, value))
-      issues.push_back({pointer, "--set: " + *error});
-  }
-  if (!issues.empty())
-    throw ScenarioError(issues);
 }
 
 }  // namespace fastsim::config

@@ -44,7 +44,7 @@ cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& e
     if (pr.is_object()) {
       for (const auto& [key, value] : p->items()) {
         const bool known = std::any_of(algo->params.begin(), algo->params.end(),
-                                       [&](const cc::ParamSpec& s) { return s.name == key; });
+                                       [&key = key](const cc::ParamSpec& s) { return s.name == key; });  // clang 14
         if (!known) {
           std::vector<std::string> names;
           for (const auto& s : algo->params)

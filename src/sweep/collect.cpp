@@ -11,6 +11,7 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <nlohmann/json.hpp>
 
+#include "fastsim/config/parse.hpp"
 #include "fastsim/sweep/csv.hpp"
 #include "fastsim/sweep/run_store.hpp"
 #include "fastsim/trace/atomic_file.hpp"
@@ -106,13 +107,12 @@ void write_table(const fs::path& path, const Table& t) {
 /// The run's summary.json if it is a JSON object holding the run's metrics, else why not.
 std::variant<json, std::string> read_summary(const fs::path& run) {
   const fs::path file = run / "summary.json";
-  std::ifstream in(file);
-  if (!in)
+  if (!fs::exists(file))
     return std::string("no summary.json");
   json summary;
-  try {
-    summary = json::parse(in);
-  } catch (const json::exception& e) {
+  try {  // bounded like every JSON input: a hostile summary must not crash collect
+    summary = config::load_json_file(file.string());
+  } catch (const config::ScenarioError& e) {
     return fmt::format("summary.json is not valid JSON ({})", e.what());
   }
   for (const char* key : {"sim_time_s", "events"}) {

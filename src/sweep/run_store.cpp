@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -68,7 +69,9 @@ std::vector<RunPlan> read_plan(const fs::path& out) {
     throw std::runtime_error(fmt::format("{}: no sweep.json (not a sweep folder)", out.string()));
   std::vector<RunPlan> runs;
   try {
-    const json plan = json::parse(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    const json plan = config::parse_json_text(text.str(), (out / "sweep.json").string());  // bounded depth
     for (const auto& r : plan.at("runs")) {
       RunPlan p;
       p.index = r.at("index").get<size_t>();
@@ -78,6 +81,8 @@ std::vector<RunPlan> read_plan(const fs::path& out) {
       p.seed = r.at("seed").get<uint64_t>();
       runs.push_back(std::move(p));
     }
+  } catch (const config::ScenarioError& e) {
+    throw std::runtime_error(e.issues().front().message);
   } catch (const json::exception& e) {
     throw std::runtime_error(fmt::format("{}/sweep.json: {}", out.string(), e.what()));
   }

@@ -17,15 +17,33 @@ namespace fastsim::config {
 /// Parses and validates; throws ScenarioError listing all issues.
 Scenario parse_scenario(const nlohmann::json& doc);
 
-/// Reads a JSON file; throws ScenarioError on I/O or syntax errors.
+/// The deepest nesting of arrays and objects any JSON input may have (scenarios, sweep
+/// specs, baselines, --set values, summaries read back). nlohmann's copy, compare and
+/// dump recurse once per level, so a 100 000-level file would overflow the stack: the
+/// parser rejects the 65th level as it opens, before any of that runs.
+inline constexpr int kMaxJsonDepth = 64;
+
+/// Parses JSON text (json_input.cpp): at most kMaxJsonDepth levels, no key twice in one
+/// object. Throws ScenarioError naming `source` on any problem (syntax, depth, duplicate).
+nlohmann::json parse_json_text(const std::string& text, const std::string& source);
+
+/// Reads a JSON file as parse_json_text does; throws ScenarioError on I/O or syntax errors.
 nlohmann::json load_json_file(const std::string& path);
 
-/// Applies "--set /json/pointer=value" overrides (value parsed as JSON, else taken as a string).
+/// Levels of nested arrays/objects in `j` (a scalar: 0, {} or []: 1).
+int json_depth(const nlohmann::json& j);
+
+/// Applies "--set /json/pointer=value" overrides (value parsed as JSON, else taken as a
+/// string). Throws ScenarioError naming the option: not valid UTF-8, a pointer to the
+/// root or with an empty key, a value or path deeper than kMaxJsonDepth, or a path that
+/// set_at_pointer refuses.
 void apply_overrides(nlohmann::json& doc, const std::vector<std::string>& assignments);
 
 /// Sets `value` at `pointer` in `doc`, creating missing objects (as --set does). An
 /// array index may be at most the array's size (== size appends); returns a message
-/// instead of padding an array with nulls, or when the path cannot be set.
+/// instead of padding an array with nulls, or when the path cannot be set: an empty
+/// key ("/" names the key "", not the root, which cannot be replaced), or a result
+/// deeper than kMaxJsonDepth.
 std::optional<std::string> set_at_pointer(nlohmann::json& doc, const std::string& pointer, const nlohmann::json& value);
 
 }  // namespace fastsim::config

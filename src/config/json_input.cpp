@@ -1,0 +1,209 @@
+// JSON input (see parse.hpp): every JSON file and --set value fastsim reads is parsed by
+// parse_json_text, which bounds the nesting depth before the document exists (nlohmann's
+// parser is iterative, but copying, comparing and printing a document recurse per level)
+// and rejects a key given twice; and the --set overrides applied to a scenario.
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "fastsim/config/parse.hpp"
+
+namespace fastsim::config {
+
+using nlohmann::json;
+
+namespace {
+
+/// Thrown from the parser callback when an array or object opens past the limit: the
+/// parse stops there, so at most kMaxJsonDepth levels are ever built.
+struct TooDeep {};
+
+/// `text` quoted for a message, invalid UTF-8 bytes shown as U+FFFD.
+std::string quoted(const std::string& text) {
+  return json(text).dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+bool valid_utf8(const std::string& text) {
+  try {
+    (void)json(text).dump();
+    return true;
+  } catch (const json::type_error&) {  // 316: invalid UTF-8 byte
+    return false;
+  }
+}
+
+/// The outcome of a bounded parse: the document, or what stopped it.
+struct Parsed {
+  enum class Problem { kNone, kSyntax, kTooDeep, kDuplicateKey };
+  json doc;
+  Problem problem = Problem::kNone;
+  std::string detail;  ///< the parser's message, or the repeated key
+};
+
+Parsed parse_bounded(const std::string& text) {
+  // Duplicate keys would silently keep the last value: track the keys of every open object.
+  std::vector<std::set<std::string>> open_objects;
+  Parsed out;
+  auto check = [&](int depth, json::parse_event_t event, json& parsed) {
+    // `depth` counts the arrays and objects around the one that opens.
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        depth >= kMaxJsonDepth)
+      throw TooDeep{};
+    if (event == json::parse_event_t::object_start) {
+      open_objects.emplace_back();
+    } else if (event == json::parse_event_t::object_end && !open_objects.empty()) {
+      open_objects.pop_back();
+    } else if (event == json::parse_event_t::key && !open_objects.empty() &&
+               !open_objects.back().insert(parsed.get<std::string>()).second && out.detail.empty()) {
+      out.problem = Parsed::Problem::kDuplicateKey;
+      out.detail = parsed.get<std::string>();
+    }
+    return true;
+  };
+  try {
+    json doc = json::parse(text, check);
+    if (out.problem == Parsed::Problem::kNone)
+      out.doc = std::move(doc);
+  } catch (const TooDeep&) {
+    out.problem = Parsed::Problem::kTooDeep;
+  } catch (const json::exception& e) {  // syntax errors and numbers out of range (1e400)
+    out.problem = Parsed::Problem::kSyntax;
+    out.detail = e.what();
+  }
+  return out;
+}
+
+/// The message for a parse that failed.
+std::string problem_message(const Parsed& p, const std::string& source) {
+  switch (p.problem) {
+    case Parsed::Problem::kTooDeep:
+      return fmt::format("{} nests arrays and objects more than {} levels deep (the limit for every JSON input)",
+                         quoted(source), kMaxJsonDepth);
+    case Parsed::Problem::kDuplicateKey:
+      return fmt::format("the key {} appears twice in one object", quoted(p.detail));
+    default:
+      return fmt::format("{} is not valid JSON: {}", quoted(source), p.detail);
+  }
+}
+
+}  // namespace
+
+json parse_json_text(const std::string& text, const std::string& source) {
+  Parsed p = parse_bounded(text);
+  if (p.problem != Parsed::Problem::kNone)
+    throw ScenarioError({{"", problem_message(p, source)}});
+  return std::move(p.doc);
+}
+
+json load_json_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw ScenarioError({{"", fmt::format("cannot open scenario file {}", quoted(path))}});
+  std::stringstream buf;
+  buf << in.rdbuf();
+  return parse_json_text(buf.str(), path);
+}
+
+int json_depth(const json& j) {
+  int deepest = 0;
+  if (j.is_structured()) {
+    for (const auto& v : j)
+      deepest = std::max(deepest, json_depth(v));
+    return deepest + 1;
+  }
+  return 0;
+}
+
+std::optional<std::string> set_at_pointer(json& doc, const std::string& pointer, const json& value) {
+  if (pointer == "/") {
+    return "\"/\" names the key \"\" of the top-level object, not the whole document (which cannot be replaced): "
+           "give the path of a value inside it, like /duration or /flows/0/rtt";
+  }
+  if (pointer.find("//") != std::string::npos || (!pointer.empty() && pointer.back() == '/'))
+    return fmt::format("{} has an empty key (\"//\" or a trailing '/'): no key of a scenario is empty",
+                       quoted(pointer));
+  const auto levels = static_cast<int>(std::count(pointer.begin(), pointer.end(), '/'));
+  if (levels + json_depth(value) > kMaxJsonDepth) {
+    return fmt::format("the value would sit {} levels deep, past the limit of {}", levels + json_depth(value),
+                       kMaxJsonDepth);
+  }
+  try {
+    const json::json_pointer ptr(pointer);
+    // Walk the path: an array index past the end would pad with nulls, and so would an
+    // index into a missing (or null) value, which nlohmann creates as an array.
+    const json* node = &doc;  // nullptr once the path leaves the document
+    std::string walked;
+    size_t pos = 1;
+    while (pos <= pointer.size()) {
+      const size_t next = pointer.find('/', pos);
+      const std::string token = pointer.substr(pos, next == std::string::npos ? std::string::npos : next - pos);
+      const bool digits = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
+      const std::string at = walked.empty() ? "/" : walked;
+      if (node != nullptr && node->is_array()) {
+        uint64_t index = UINT64_MAX;  // too large for uint64_t: past the end too
+        std::from_chars(token.data(), token.data() + token.size(), index);
+        if (digits && index > node->size()) {
+          return fmt::format("{} has {} elements: index {} is past the end (use {} to append)", at, node->size(), token,
+                             node->size());
+        }
+        node = digits && index < node->size() ? &(*node)[index] : nullptr;
+      } else if (node != nullptr && node->is_object()) {
+        auto it = node->find(json::json_pointer("/" + token).back());
+        node = it == node->end() ? nullptr : &*it;
+      } else {
+        if (digits && token != "0" && (node == nullptr || node->is_null())) {
+          return fmt::format("{} does not exist: index {} would create an array of {} nulls (index 0 creates one)", at,
+                             token, token);
+        }
+        node = nullptr;
+      }
+      walked += "/" + token;
+      if (next == std::string::npos)
+        break;
+      pos = next + 1;
+    }
+    doc[ptr] = value;
+  } catch (const json::exception& e) {
+    return fmt::format("cannot set this path: {}", e.what());
+  } catch (const std::exception& e) {
+    return fmt::format("cannot set this path: {}", e.what());
+  }
+  return std::nullopt;
+}
+
+void apply_overrides(json& doc, const std::vector<std::string>& assignments) {
+  Issues issues;
+  for (const auto& a : assignments) {
+    const std::string option = "--set " + quoted(a);
+    if (!valid_utf8(a)) {
+      issues.push_back({option, "not valid UTF-8 (JSON text and scenario strings are UTF-8)"});
+      continue;
+    }
+    const auto eq = a.find('=');
+    if (eq == std::string::npos || a.empty() || a[0] != '/') {
+      issues.push_back({option, "expected /json/pointer=value, like /duration=10s or /flows/0/cc=cubic"});
+      continue;
+    }
+    const std::string pointer = a.substr(0, eq);
+    const std::string text = a.substr(eq + 1);
+    Parsed value = parse_bounded(text);
+    if (value.problem == Parsed::Problem::kSyntax) {
+      value.doc = text;                                    // not JSON: taken as a string
+    } else if (value.problem != Parsed::Problem::kNone) {  // JSON, but too deep or with a key twice
+      issues.push_back({option, problem_message(value, "the value")});
+      continue;
+    }
+    // Missing parent objects are created ("/defaults/sack=true" works without "defaults");
+    // a key nobody asked for is then reported by the parser like any unknown key.
+    if (auto error = set_at_pointer(doc, pointer, value.doc))
+      issues.push_back(pointer == "/" ? Issue{option, *error} : Issue{pointer, "--set: " + *error});
+  }
+  if (!issues.empty())
+    throw ScenarioError(issues);
+}
+
+}  // namespace fastsim::config

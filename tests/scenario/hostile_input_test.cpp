@@ -1,0 +1,208 @@
+// Hostile input: JSON nested far too deep (every JSON input: scenario, sweep spec and its
+// base, baseline, --set values and paths, summaries read back by collect), --set values
+// that are not UTF-8, and a --set aimed at the root. Each fails cleanly (exit 1, the file
+// or option named) instead of crashing or running to a useless end.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "../support/helpers.hpp"
+#include "fastsim/sweep/check.hpp"
+
+namespace fs = std::filesystem;
+using fastsim::config::kMaxJsonDepth;
+using fastsim::config::ScenarioError;
+using fastsim::testing::run_command;
+using fastsim::testing::temp_dir;
+using nlohmann::json;
+
+namespace {
+
+const std::string kBinary = FASTSIM_BINARY;
+const std::string kSource = FASTSIM_SOURCE_DIR;
+const std::string kDemo = kSource + "/configs/demo.json";
+
+/// `levels` arrays (or objects {"a": ...}) inside each other: 100 000 levels is a 200 KB
+/// (600 KB) file whose recursive copy or print overflows the stack.
+std::string nested(int levels, bool objects) {
+  std::string s;
+  for (int i = 0; i < levels; ++i)
+    s += objects ? "{\"a\":" : "[";
+  s += objects ? "1" : "";
+  for (int i = 0; i < levels; ++i)
+    s += objects ? "}" : "]";
+  return s;
+}
+
+fs::path write(const fs::path& p, const std::string& text) {
+  std::ofstream(p) << text;
+  return p;
+}
+
+const char* kShort = R"({"name": "h", "duration": "1s", "seed": 1,
+  "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "1ms", "buffer": "100pkt"},
+                            "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+  "flows": [{"id": "a", "rtt": "20ms"}]})";
+
+}  // namespace
+
+TEST_CASE("JSON nests at most 64 levels: 64 parse, 65 are rejected", "[unit][hostile]") {
+  REQUIRE(kMaxJsonDepth == 64);
+  for (bool objects : {false, true}) {
+    const json ok = fastsim::config::parse_json_text(nested(kMaxJsonDepth, objects), "t.json");
+    CHECK(fastsim::config::json_depth(ok) == kMaxJsonDepth);
+    try {
+      (void)fastsim::config::parse_json_text(nested(kMaxJsonDepth + 1, objects), "t.json");
+      FAIL("65 levels were accepted");
+    } catch (const ScenarioError& e) {
+      CHECK_THAT(e.what(), Catch::Contains("\"t.json\" nests arrays and objects more than 64 levels deep"));
+    }
+  }
+  // Inside a scenario-like document the limit counts from the top.
+  CHECK_THROWS_AS(fastsim::config::parse_json_text("{\"flows\": " + nested(kMaxJsonDepth, false) + "}", "t"),
+                  ScenarioError);
+}
+
+TEST_CASE("destroying a 100000-level json does not overflow the stack", "[unit][hostile]") {
+  // nlohmann >= 3.10 destroys iteratively; only copy, compare and dump recurse, and the
+  // depth limit keeps those away from such documents.
+  json deep = json::array();
+  json* at = &deep;
+  for (int i = 0; i < 100000; ++i) {
+    at->push_back(json::array());
+    at = &at->back();
+  }
+  deep = nullptr;
+  CHECK(deep.is_null());
+}
+
+TEST_CASE("a 100000-level scenario, spec, base or baseline fails with exit 1, never a crash", "[cli][hostile]") {
+  const fs::path dir = temp_dir("deep");
+  for (bool objects : {false, true}) {
+    const fs::path deep = write(dir / (objects ? "deep-obj.json" : "deep-arr.json"), nested(100000, objects));
+    INFO(deep.string());
+    const auto v = run_command(kBinary + " validate " + deep.string());
+    CHECK(v.exit_code == 1);
+    CHECK_THAT(v.output, Catch::Contains(deep.string()) && Catch::Contains("more than 64 levels deep"));
+    const auto r = run_command(kBinary + " run " + deep.string() + " --quiet --out " + (dir / "out").string());
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output, Catch::Contains("more than 64 levels deep"));
+    const auto s = run_command(kBinary + " sweep " + deep.string() + " --quiet --out " + (dir / "sw").string());
+    CHECK(s.exit_code == 1);
+    CHECK_THAT(s.output, Catch::Contains("more than 64 levels deep"));
+    const auto c = run_command(kBinary + " check " + deep.string() + " --quiet");
+    CHECK(c.exit_code == 1);
+    CHECK_THAT(c.output, Catch::Contains("more than 64 levels deep"));
+  }
+  // A spec whose base file is the deep one, and a baseline whose scenario is.
+  const fs::path spec = write(dir / "spec.json", R"({"base": "deep-arr.json", "grid": {"/seed2": [1, 2]}})");
+  const auto s = run_command(kBinary + " sweep " + spec.string() + " --quiet --dry-run --out " + (dir / "sw").string());
+  CHECK(s.exit_code == 1);
+  CHECK_THAT(s.output, Catch::Contains("/base") && Catch::Contains("more than 64 levels deep"));
+  const fs::path baseline = write(
+      dir / "baseline.json",
+      R"({"scenarios": [{"name": "d", "file": "deep-obj.json", "metrics": [{"metric": "/x", "expected": 1, "tolerance": 0}]}]})");
+  const auto c = run_command(kBinary + " check " + baseline.string() + " --quiet");
+  CHECK(c.exit_code == 1);
+  CHECK_THAT(c.output, Catch::Contains("more than 64 levels deep"));
+}
+
+TEST_CASE("--set values and paths are bounded too", "[cli][hostile]") {
+  const auto value = run_command(kBinary + " validate " + kDemo + " --set '/name=" + nested(1000, false) + "'");
+  CHECK(value.exit_code == 1);
+  CHECK_THAT(value.output, Catch::Contains("--set \"/name=[[[") && Catch::Contains("more than 64 levels deep"));
+  std::string path = "/defaults";
+  for (int i = 0; i < 20000; ++i)  // 20 000 objects made by the path alone
+    path += "/a";
+  const auto deep_path = run_command(kBinary + " validate " + kDemo + " --set " + path + "=1");
+  CHECK(deep_path.exit_code == 1);
+  CHECK_THAT(deep_path.output, Catch::Contains("levels deep, past the limit of 64"));
+  // 63 levels of path and one of value is still fine as far as nesting goes (then an unknown key).
+  json doc = json::object();
+  std::string ok_path;
+  for (int i = 0; i < kMaxJsonDepth - 1; ++i)
+    ok_path += "/a";
+  CHECK_FALSE(fastsim::config::set_at_pointer(doc, ok_path, json::array()).has_value());
+  CHECK(fastsim::config::set_at_pointer(doc, ok_path, json::array({json::array()})).has_value());
+}
+
+TEST_CASE("collect survives a hostile summary.json", "[cli][sweep][hostile]") {
+  const fs::path dir = temp_dir("deep-collect");
+  const fs::path spec = write(
+      dir / "spec.json", std::string(R"({"base": )") + kShort + R"(, "grid": {"/flows/0/rtt": ["20ms", "30ms"]}})");
+  const auto s = run_command(kBinary + " sweep " + spec.string() + " --quiet --jobs 1 --out " + (dir / "out").string());
+  INFO(s.output);
+  REQUIRE(s.exit_code == 0);
+  size_t replaced = 0;
+  for (const auto& e : fs::directory_iterator(dir / "out" / "runs")) {
+    write(e.path() / "summary.json", nested(100000, replaced % 2 == 1));
+    ++replaced;
+  }
+  REQUIRE(replaced == 2);
+  const auto c = run_command(kBinary + " collect " + (dir / "out").string());
+  INFO(c.output);
+  CHECK(c.exit_code == 3);  // both runs are unusable: reported, never a crash
+  CHECK_THAT(c.output, Catch::Contains("2 unusable"));
+  CHECK_THAT(c.output, Catch::Contains("more than 64 levels deep"));
+  CHECK(fs::exists(dir / "out" / "runs.csv"));
+}
+
+TEST_CASE("--set rejects a value that is not UTF-8 at parse time", "[cli][hostile]") {
+  for (const std::string& cmd : {" validate " + kDemo, " run " + kDemo + " --quiet --out /tmp/fastsim-never"}) {
+    const auto r = run_command(kBinary + cmd + " --set \"$(printf '/name=\\377\\376')\"");
+    INFO(r.output);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output, Catch::Contains("--set \"/name=") && Catch::Contains("not valid UTF-8"));
+  }
+  CHECK_FALSE(fs::exists("/tmp/fastsim-never/summary.json"));
+  // A key that is not UTF-8 too.
+  const auto key = run_command(kBinary + " validate " + kDemo + " --set \"$(printf '/na\\303me=x')\"");
+  CHECK(key.exit_code == 1);
+  CHECK_THAT(key.output, Catch::Contains("not valid UTF-8"));
+  // Valid UTF-8 beyond ASCII is fine.
+  const auto ok = run_command(kBinary + " validate " + kDemo + " --set '/name=débit'");
+  INFO(ok.output);
+  CHECK(ok.exit_code == 0);
+}
+
+TEST_CASE("--set / names the option and says what a valid pointer looks like", "[cli][hostile]") {
+  const auto r = run_command(kBinary + " validate " + kDemo + " --set /=5");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("--set \"/=5\"") && Catch::Contains("cannot be replaced") &&
+                           Catch::Contains("like /duration or /flows/0/rtt"));
+  CHECK_THAT(r.output, !Catch::Contains("(document)"));
+  const auto empty = run_command(kBinary + " validate " + kDemo + " --set /flows//rtt=5ms");
+  CHECK(empty.exit_code == 1);
+  CHECK_THAT(empty.output, Catch::Contains("has an empty key"));
+}
+
+TEST_CASE("a metric index too large for size_t names no element (check used to abort)", "[unit][hostile]") {
+  const json summary = json::parse(R"({"intervals": [{"jain": 0.5}]})");
+  CHECK(fastsim::sweep::metric_value(summary, "/intervals/0/jain") == 0.5);
+  CHECK_FALSE(fastsim::sweep::metric_value(summary, "/intervals/99999999999999999999999/jain").has_value());
+  CHECK_FALSE(fastsim::sweep::metric_value(summary, "/intervals/1/jain").has_value());
+}
+
+TEST_CASE("--set never pads a new array with nulls (found by fuzz_scenario)", "[unit][hostile]") {
+  // nlohmann creates a missing value indexed by a number as an array of that many nulls:
+  // /d/a/33333333333333333 asked for exabytes, /d/100000000 for 1.6 GB, without a word.
+  json doc = fastsim::testing::scenario_from(R"({"duration": "1s", "flows": [{"id": "a", "rtt": "20ms"}],
+    "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "1ms", "buffer": "100pkt"},
+                              "access": {"rate": "1Gbps", "buffer": "1000pkt"}}}})")
+                 .resolved;
+  const json before = doc;
+  for (const char* p : {"/d/100000000", "/d/a/33333333333333333/x", "/flows/0/none/7", "/new/1"}) {
+    INFO(p);
+    const auto error = fastsim::config::set_at_pointer(doc, p, 1);
+    REQUIRE(error.has_value());
+    CHECK_THAT(*error, Catch::Contains("would create an array of") && Catch::Contains("index 0 creates one"));
+  }
+  CHECK(doc == before);
+  CHECK_FALSE(fastsim::config::set_at_pointer(doc, "/new/0", 1).has_value());  // [1]
+  CHECK(doc["new"] == json::array({1}));
+  const auto past = fastsim::config::set_at_pointer(doc, "/flows/99999999999999999999999", 1);
+  REQUIRE(past.has_value());
+  CHECK_THAT(*past, Catch::Contains("/flows has 1 elements: index 99999999999999999999999 is past the end"));
+}
