@@ -444,3 +444,26 @@ TEST_CASE("every published experiment runs with the shortening its README gives"
       CHECK(listed.count(e.path().filename().string()) == 1);
   }
 }
+
+TEST_CASE("a run with more traced flows than open files allowed writes every trace", "[cli][outputs]") {
+  // 400 flows under `ulimit -n 256`: one descriptor per trace for the whole run used to
+  // fail the run ("Too many open files") after validation had passed.
+  const fs::path dir = temp_dir("many-traces");
+  const std::string scenario = (dir / "s.json").string();
+  std::ofstream(scenario) << R"({"duration": "1s", "sample_interval": "100ms",
+    "topology": {"dumbbell": {"bottleneck": {"rate": "100Mbps", "delay": "1ms", "buffer": "100pkt"},
+                              "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+    "flows": [{"id": "f", "count": 400, "rtt": "10ms"}]})";
+  const auto r =
+      run_command("ulimit -n 256 && " + kBinary + " run " + scenario + " --quiet --out " + (dir / "out").string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  size_t traces = 0;
+  for (const auto& e : fs::directory_iterator(dir / "out" / "flows")) {
+    CHECK(e.path().extension() == ".csv");
+    CHECK(read_file(e.path()).size() > 100);  // header and ten rows
+    ++traces;
+  }
+  CHECK(traces == 400);
+  fs::remove_all(dir);
+}
