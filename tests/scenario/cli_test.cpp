@@ -467,3 +467,58 @@ TEST_CASE("a run with more traced flows than open files allowed writes every tra
   CHECK(traces == 400);
   fs::remove_all(dir);
 }
+
+TEST_CASE("validate prints the resource estimate and refuses a run past a limit", "[cli][limits]") {
+  const fs::path dir = temp_dir("limits");
+  const std::string scenario = (dir / "s.json").string();
+  // Two traced flows sampled every 10 us for 100 s: 10^7 rows each, ~3 GB of traces
+  // (the sample cap of 10^7 per series let this through).
+  std::ofstream(scenario) << R"({"duration": "100s", "sample_interval": "10us",
+    "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "1ms", "buffer": "100pkt"},
+                              "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+    "flows": [{"id": "f", "count": 2, "rtt": "10ms"}]})";
+  auto r = run_command(kBinary + " validate " + scenario);
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("the size of the trace files is estimated at 3.1 GiB, over the trace-bytes "
+                                       "limit of 2.0 GiB") &&
+                           Catch::Contains("--limit trace-bytes="));
+  r = run_command(kBinary + " run " + scenario + " --quiet --out " + (dir / "out").string());
+  CHECK(r.exit_code == 1);
+  CHECK_FALSE(fs::exists(dir / "out" / "summary.json"));
+  r = run_command(kBinary + " validate " + scenario + " --limit trace-bytes=4G");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("estimate: packets ~") && Catch::Contains("trace files ~3.1 GiB") &&
+                           Catch::Contains("memory ~") && Catch::Contains("open files ~"));
+  CHECK(run_command(kBinary + " validate " + scenario + " --limit memory=1K --limit trace-bytes=none").exit_code == 1);
+  CHECK(run_command(kBinary + " validate " + scenario + " --limit speed=1").exit_code == 2);
+  CHECK(run_command(kBinary + " validate " + scenario + " --limit packets=1G").exit_code == 2);  // no units
+  fs::remove_all(dir);
+}
+
+TEST_CASE("intervals[] lists at most interval-flows entries and summarises the rest", "[cli][limits]") {
+  const fs::path dir = temp_dir("interval-cap");
+  const std::string scenario = (dir / "s.json").string();
+  // Intervals [0,1) with 1 flow, [1,2) with 2, [2,4) with 3.
+  std::ofstream(scenario) << R"({"duration": "4s", "sample_interval": "100ms",
+    "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "1ms", "buffer": "100pkt"},
+                              "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+    "flows": [{"id": "a", "rtt": "10ms"}, {"id": "b", "rtt": "10ms", "start": "1s"},
+              {"id": "c", "rtt": "10ms", "start": "2s"}]})";
+  auto r = run_command(kBinary + " run " + scenario + " --quiet --out " + (dir / "full").string());
+  REQUIRE(r.exit_code == 0);
+  auto full = nlohmann::json::parse(read_file(dir / "full" / "summary.json"));
+  CHECK(full["intervals"].size() == 3);
+  CHECK_FALSE(full.contains("intervals_omitted"));
+  r = run_command(kBinary + " run " + scenario + " --quiet --limit interval-flows=3 --out " + (dir / "cap").string());
+  REQUIRE(r.exit_code == 0);
+  auto cap = nlohmann::json::parse(read_file(dir / "cap" / "summary.json"));
+  REQUIRE(cap["intervals"].size() == 2);
+  CHECK(cap["intervals"][0] == full["intervals"][0]);
+  CHECK(cap["intervals"][1] == full["intervals"][1]);
+  CHECK(cap["intervals_omitted"]["count"] == 1);
+  CHECK(cap["intervals_omitted"]["from_s"] == 2.0);
+  CHECK(cap["intervals_omitted"]["flow_entries"] == 3);
+  CHECK(cap["intervals_omitted"]["limit"] == 3);
+  fs::remove_all(dir);
+}
