@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -80,13 +82,49 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
     packets +=
         std::min(data[i], rate * duration / (8 * kPacketBytes)) + std::min(acks[i], rate * duration / (8 * 40.0));
   }
+  // What each link can hold: its buffer, plus the packets on its wire. Links that only
+  // one TCP flow uses (access links) together hold no more than the flows' windows,
+  // which cannot grow far past what overflows the shared links: twice their buffers plus
+  // their rate times the longest round trip (slow start overshoots by up to 2).
+  std::vector<int> users(s.links.size(), 0);
+  auto use = [&](const std::vector<size_t>& links, int n) {
+    for (size_t l : links)
+      users[l] += n;
+  };
+  double max_rtt = 0;
+  for (const auto& f : s.flows) {
+    use(f.data_links, 1);
+    use(f.ack_links, 1);
+    double rtt = 0;
+    for (const auto* links : {&f.data_links, &f.ack_links}) {
+      for (size_t l : *links)
+        rtt += s.links[l].link.delay.to_seconds() + s.links[l].link.tick.to_seconds();
+    }
+    max_rtt = std::max(max_rtt, rtt);
+  }
+  for (const auto& u : s.udp)
+    use(u.path.data_links, 2);  // a UDP source can fill any buffer on its path
+  for (const auto& a : s.arrivals) {
+    for (const auto& p : a.paths) {
+      use(p.data_links, 2);
+      use(p.ack_links, 2);
+    }
+  }
+  double shared_held = 0, single_held = 0, windows = 0;
+  for (size_t i = 0; i < s.links.size(); ++i) {
+    const auto& l = s.links[i].link;
+    const double buffer = l.buffer.packets != 0 ? static_cast<double>(l.buffer.packets) : l.buffer.bytes / 40.0;
+    const double wire = l.rate.to_double() * (l.delay.to_seconds() + l.tick.to_seconds()) / (8 * kPacketBytes) + 1;
+    memory += kLinkMemory;
+    if (users[i] == 1) {
+      single_held += buffer + wire;
+    } else {
+      shared_held += buffer + wire;
+      windows += 2 * (buffer + l.rate.to_double() * max_rtt / (8 * kPacketBytes) + 1);
+    }
+  }
+  memory += (shared_held + (windows > 0 ? std::min(single_held, windows) : single_held)) * kPacketMemory;
   for (const auto& l : s.links) {
-    const double rate = l.link.rate.to_double();
-    // What the link can hold: its buffer, plus the packets on its wire.
-    const double buffer =
-        l.link.buffer.packets != 0 ? static_cast<double>(l.link.buffer.packets) : l.link.buffer.bytes / 40.0;
-    const double wire = rate * (l.link.delay.to_seconds() + l.link.tick.to_seconds()) / (8 * kPacketBytes) + 1;
-    memory += kLinkMemory + (buffer + wire) * kPacketMemory;
     if (l.monitor) {
       trace += samples * kLinkRow;
       memory += samples * 3 * sizeof(double);
