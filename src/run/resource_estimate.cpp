@@ -72,6 +72,9 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
     return r;
   };
   for (const auto& f : s.flows) {
+    // Retransmission timeouts: at most one per min(min_rto, initial_rto), each sending.
+    const Duration rto = std::max(std::min(f.tcp.min_rto, f.tcp.initial_rto), Duration::picoseconds(1));
+    packets += seconds_active(f.start, f.stop, s.duration) / rto.to_seconds();
     const double bits = path_rate(f) * seconds_active(f.start, f.stop, s.duration);
     offer(f.data_links, f.ack_links, f.size_bytes ? std::min(bits, 8.0 * *f.size_bytes) : bits, f.tcp.mss + 40.0);
   }
@@ -200,8 +203,8 @@ config::Issues check_limits(const config::Scenario& s, const ResourceEstimate& e
        bytes_text(l.memory_bytes));
   over("trace-bytes", e.trace_bytes, l.trace_bytes, "the size of the trace files", bytes_text(e.trace_bytes),
        bytes_text(l.trace_bytes));
-  over("packets", e.packets, l.packets, "the number of packets", fmt::format("{:.3g}", static_cast<double>(e.packets)),
-       fmt::format("{:.3g}", static_cast<double>(l.packets)));
+  over("packets", e.packets, l.packets, "the number of packets", fmt::format("{}", e.packets),
+       fmt::format("{}", l.packets));
   rlimit rl{};
   if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && e.open_files > rl.rlim_cur) {
     issues.push_back({"", fmt::format("the run needs about {} open files, over the limit of {} (ulimit -n)",

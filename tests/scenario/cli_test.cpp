@@ -491,6 +491,15 @@ TEST_CASE("validate prints the resource estimate and refuses a run past a limit"
   CHECK_THAT(r.output, Catch::Contains("estimate: packets ~") && Catch::Contains("trace files ~3.1 GiB") &&
                            Catch::Contains("memory ~") && Catch::Contains("open files ~"));
   CHECK(run_command(kBinary + " validate " + scenario + " --limit memory=1K --limit trace-bytes=none").exit_code == 1);
+  r = run_command(kBinary + " validate " + scenario + " --limit trace-bytes=none --limit packets=1000");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("over the packets limit of 1000"));
+  // A 1-ns retransmission timeout: one timeout per nanosecond and flow counts as packets.
+  r = run_command(kBinary + " validate " + scenario +
+                  " --limit trace-bytes=none --set /flows/0/min_rto=1ns --set /flows/0/initial_rto=1ns"
+                  " --set /flows/0/max_rto=1ns --set /sample_interval=1s --set /duration=200s");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("the number of packets is estimated at 400001"));
   CHECK(run_command(kBinary + " validate " + scenario + " --limit speed=1").exit_code == 2);
   CHECK(run_command(kBinary + " validate " + scenario + " --limit packets=1G").exit_code == 2);  // no units
   fs::remove_all(dir);
