@@ -531,3 +531,29 @@ TEST_CASE("intervals[] lists at most interval-flows entries and summarises the r
   CHECK(cap["intervals_omitted"]["limit"] == 3);
   fs::remove_all(dir);
 }
+
+TEST_CASE("per-flow arrival traces are estimated from the arrival rate, on the high side", "[cli][limits]") {
+  const fs::path dir = temp_dir("arrival-traces");
+  const std::string scenario = (dir / "s.json").string();
+  // Load 3 on the bottleneck: the flows in progress pile up, and every one of them is a
+  // row of arrivals/web-flows.csv per millisecond (11 MB; unbounded before the estimate).
+  std::ofstream(scenario) << R"({"duration": "1.9s", "sample_interval": "1ms",
+    "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "5ms", "buffer": "100pkt"},
+                              "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+    "arrivals": [{"id": "web", "load": 3, "size": {"distribution": "fixed", "mean": 20000},
+                  "paths": [{"rtt": "20ms"}], "traces": true}]})";
+  auto r = run_command(kBinary + " validate " + scenario + " --limit trace-bytes=8M");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("over the trace-bytes limit of 8.0 MiB"));
+  r = run_command(kBinary + " run " + scenario + " --quiet --limit trace-bytes=16M --out " + (dir / "out").string());
+  REQUIRE(r.exit_code == 0);
+  uintmax_t bytes = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir / "out")) {
+    if (e.is_regular_file() && e.path().extension() == ".csv")
+      bytes += e.file_size();
+  }
+  CHECK(bytes > 8u << 20);   // more than the refused limit ...
+  CHECK(bytes < 16u << 20);  // ... and within the estimate (15.3 MiB) that passed
+  fs::remove_all(dir);
+}
