@@ -14,6 +14,7 @@
 #include "fastsim/cc/registry.hpp"
 #include "fastsim/config/parse.hpp"
 #include "fastsim/run/experiment.hpp"
+#include "fastsim/run/resource_estimate.hpp"
 #include "int_option.hpp"
 
 namespace po = boost::program_options;
@@ -31,10 +32,12 @@ const char* kUsageText =
     "usage: fastsim <command> [options]\n"
     "\n"
     "commands:\n"
-    "  run FILE --out DIR [--seed N] [--set /json/pointer=value ...] [--quiet]\n"
+    "  run FILE --out DIR [--seed N] [--set /json/pointer=value ...] [--limit NAME=VALUE ...] [--quiet]\n"
     "                      simulate a scenario; write traces and summary.json to DIR\n"
-    "  validate FILE [--set /json/pointer=value ...]\n"
-    "                      check a scenario and report every problem with its JSON path\n"
+    "  validate FILE [--set /json/pointer=value ...] [--limit NAME=VALUE ...]\n"
+    "                      check a scenario and report every problem with its JSON path;\n"
+    "                      print the run's estimated packets, trace bytes, memory, open files\n"
+    "                      (limits: memory, trace-bytes, packets, interval-flows; docs/limits.md)\n"
     "  algorithms [--json] list congestion-control algorithms and their parameters\n"
     "  sweep SPEC --out DIR [--backend local|slurm] [--jobs N] [--run-timeout S] [--dry-run] [--resume]\n"
     "        [--pack K] [--throttle N] [--partition P] [--time T] [--mem M] [--account A] [--sbatch LINE]\n"
@@ -46,36 +49,59 @@ const char* kUsageText =
     "  --version           print the version\n"
     "  --help              print this help\n";
 
+/// Checks every --limit NAME=VALUE; prints the problem and returns false on a bad one.
+bool limits_ok(const std::string& cmd, const std::vector<std::string>& limits) {
+  fastsim::config::Limits scratch;
+  for (const auto& l : limits) {
+    if (auto error = fastsim::config::set_limit(scratch, l)) {
+      std::cerr << fmt::format("fastsim {}: {}\n", cmd, *error);
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The scenario with its limits, refused (ScenarioError) if its estimated cost exceeds them.
 fastsim::config::Scenario load(const std::string& file, const std::vector<std::string>& sets,
-                               const std::optional<uint64_t>& seed) {
+                               const std::optional<uint64_t>& seed, const std::vector<std::string>& limits) {
   auto doc = fastsim::config::load_json_file(file);
   fastsim::config::apply_overrides(doc, sets);
   if (seed && doc.is_object())
     doc["seed"] = *seed;
-  return fastsim::config::parse_scenario(doc);
+  auto s = fastsim::config::parse_scenario(doc);
+  for (const auto& l : limits)
+    (void)fastsim::config::set_limit(s.limits, l);  // checked by limits_ok()
+  if (auto issues = fastsim::run::check_limits(s, fastsim::run::estimate_resources(s)); !issues.empty())
+    throw ScenarioError(std::move(issues));
+  return s;
 }
 
 int cmd_validate(const std::vector<std::string>& args) {
   po::options_description opts("validate options");
   std::string file;
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, limits;
   opts.add_options()("file", po::value(&file), "scenario file")("set", po::value(&sets)->composing(),
-                                                                "override /json/pointer=value")("help,h", "this help");
+                                                                "override /json/pointer=value")(
+      "limit", po::value(&limits)->composing(), "raise a resource limit NAME=VALUE (docs/limits.md)")("help,h",
+                                                                                                      "this help");
   po::variables_map vm;
   if (!parse_options("validate", args, opts, "file", vm))
     return kUsage;
   if (vm.count("help")) {
-    std::cout << "usage: fastsim validate FILE [--set /json/pointer=value ...]\n" << opts;
+    std::cout << "usage: fastsim validate FILE [--set /json/pointer=value ...] [--limit NAME=VALUE ...]\n" << opts;
     return kOk;
   }
   if (file.empty()) {
-    std::cerr << "usage: fastsim validate FILE [--set /json/pointer=value ...]\n";
+    std::cerr << "usage: fastsim validate FILE [--set /json/pointer=value ...] [--limit NAME=VALUE ...]\n";
     return kUsage;
   }
+  if (!limits_ok("validate", limits))
+    return kUsage;
   try {
-    auto s = load(file, sets, std::nullopt);
+    auto s = load(file, sets, std::nullopt, limits);
     std::cout << fmt::format("{}: ok ({} flows, {} links, {} s)\n", file, s.flows.size(), s.links.size(),
                              s.duration.to_seconds());
+    std::cout << fmt::format("estimate: {}\n", fastsim::run::describe(fastsim::run::estimate_resources(s)));
     return kOk;
   } catch (const ScenarioError& e) {
     print_issues(e, file);
@@ -135,11 +161,13 @@ int cmd_algorithms(const std::vector<std::string>& args) {
 int cmd_run(const std::vector<std::string>& args) {
   po::options_description opts("run options");
   std::string file, out;
-  std::vector<std::string> sets;
+  std::vector<std::string> sets, limits;
   int64_t seed = -1;
   opts.add_options()("file", po::value(&file), "scenario file")("out", po::value(&out), "output directory")(
       "seed", int_in_range(&seed, "seed", 0, INT64_MAX), "override the scenario seed")(
-      "set", po::value(&sets)->composing(), "override /json/pointer=value")("quiet,q", "no progress line");
+      "set", po::value(&sets)->composing(), "override /json/pointer=value")(
+      "limit", po::value(&limits)->composing(), "raise a resource limit NAME=VALUE (docs/limits.md)")(
+      "quiet,q", "no progress line");
   po::variables_map vm;
   if (!parse_options("run", args, opts, "file", vm))
     return kUsage;
@@ -153,10 +181,13 @@ int cmd_run(const std::vector<std::string>& args) {
       return kUsage;
     }
   }
+  if (!limits_ok("run", limits))
+    return kUsage;
   const bool quiet = vm.count("quiet") > 0;
   std::optional<fastsim::config::Scenario> scenario;
   try {
-    scenario = load(file, sets, seed >= 0 ? std::optional<uint64_t>(static_cast<uint64_t>(seed)) : std::nullopt);
+    scenario =
+        load(file, sets, seed >= 0 ? std::optional<uint64_t>(static_cast<uint64_t>(seed)) : std::nullopt, limits);
   } catch (const ScenarioError& e) {
     print_issues(e, file);
     return kBadScenario;

@@ -129,6 +129,8 @@ Scenario parse_scenario(const json& doc) {
   read_arrivals(top, s, traffic);
   read_monitor(top, s);
   top.finish();
+  if (issues.empty() && s.flows.empty() && s.udp.empty() && s.arrivals.empty())
+    issues.push_back({"", "the scenario has no traffic: give at least one of \"flows\", \"udp\" or \"arrivals\""});
   if (issues.empty())
     check_link_ids(s, issues);
   if (issues.empty())  // routes only once the topology and flows are sound

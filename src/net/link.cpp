@@ -65,16 +65,35 @@ void Link::integrate_queue(Time t) {
   area_since_ = t;
 }
 
-void Link::arrive(Slot& s) {
+void Link::count_drop(Packet* p, bool early) {
   ++counters_.arrivals;
-  if (s.state == SlotState::kDropped) {
-    ++counters_.drops;
-    counters_.early_drops += s.early_drop ? 1 : 0;
-    ++s.pkt->route->counters->queue_drops;
-    pool_.release(s.pkt);
-    s.pkt = nullptr;
+  ++counters_.drops;
+  counters_.early_drops += early ? 1 : 0;
+  ++p->route->counters->queue_drops;
+  pool_.release(p);
+}
+
+void Link::drop(Packet* p, Time in, bool early) {
+  if (in <= sim_.now()) {
+    count_drop(p, early);
     return;
   }
+  // Chained: counted when it reaches the link (the feeder shows it on its wire until then).
+  if (drops_ahead_.full())
+    drops_ahead_.set_capacity(std::max<size_t>(kInitialSlots, 2 * drops_ahead_.capacity()));
+  drops_ahead_.push_back({in, p, early});
+  next_due_ = std::min(next_due_, in);
+}
+
+void Link::serve(const Slot& s) {
+  const Duration bt = busy_time(s);
+  busy_started_ += bt;
+  busy_end_ = std::max(busy_end_, s.tx_start) + bt;
+  counters_.bytes_sent += s.size;
+}
+
+void Link::arrive(Slot& s) {
+  ++counters_.arrivals;
   if (s.tx_start > s.in) {
     integrate_queue(s.in);
     ++queued_pkts_;
@@ -82,8 +101,7 @@ void Link::arrive(Slot& s) {
     counters_.max_queue_pkts = std::max(counters_.max_queue_pkts, queued_pkts_);
     period_max_queue_ = std::max(period_max_queue_, queued_pkts_);
   } else {
-    counters_.busy += busy_time(s);
-    counters_.bytes_sent += s.size;
+    serve(s);
   }
 }
 
@@ -91,15 +109,17 @@ void Link::start(const Slot& s) {
   integrate_queue(s.tx_start);
   --queued_pkts_;
   queued_bytes_ -= s.size;
-  counters_.busy += busy_time(s);
-  counters_.bytes_sent += s.size;
+  serve(s);
 }
 
 void Link::advance_view(Time now) {
+  while (!drops_ahead_.empty() && drops_ahead_.front().in <= now) {
+    count_drop(drops_ahead_.front().pkt, drops_ahead_.front().early);
+    drops_ahead_.pop_front();
+  }
   for (;;) {
-    // Slots that never wait (dropped, or served at once) start on arrival.
-    while (started_ < arrived_ &&
-           (slot(started_).state == SlotState::kDropped || slot(started_).tx_start == slot(started_).in))
+    // Slots that never wait (served at once) start on arrival.
+    while (started_ < arrived_ && slot(started_).tx_start == slot(started_).in)
       ++started_;
     const bool can_start = started_ < arrived_ && slot(started_).tx_start <= now;
     const bool can_arrive = arrived_ < tail_ && slot(arrived_).in <= now;
@@ -120,8 +140,6 @@ void Link::retire(Time now) {
     switch (s.state) {
       case SlotState::kPending:
         return;
-      case SlotState::kDropped:
-        break;
       case SlotState::kDelivered:  // counted when delivered
         break;
       case SlotState::kChained:
@@ -143,10 +161,8 @@ void Link::retire(Time now) {
 
 void Link::pop_head(const Slot& s) {
   if (admit_ == head_) {  // it started before any future input time
-    if (s.state != SlotState::kDropped) {
-      --admit_queue_pkts_;
-      admit_queue_bytes_ -= s.size;
-    }
+    --admit_queue_pkts_;
+    admit_queue_bytes_ -= s.size;
     ++admit_;
   }
   ++head_;
@@ -156,9 +172,9 @@ void Link::sync_due(Time now) {
   advance_view(now);
   retire(now);
   // The earliest time at which the view or the retirement has work again.
-  Time due = Time::never();
+  Time due = drops_ahead_.empty() ? Time::never() : drops_ahead_.front().in;
   if (arrived_ < tail_)
-    due = slot(arrived_).in;
+    due = std::min(due, slot(arrived_).in);
   if (started_ < arrived_)  // advance_view left started_ on a waiting slot
     due = std::min(due, slot(started_).tx_start);
   if (head_ < arrived_ && slot(head_).state != SlotState::kPending)  // chained or lost, on the wire
@@ -177,44 +193,38 @@ void Link::accept(Packet* p, Time in) {
   // Admission is decided at the packet's own arrival time `in`: what waits then.
   while (admit_ < tail_) {
     const Slot& s = slot(admit_);
-    if (s.state != SlotState::kDropped) {
-      if (s.tx_start > in)
-        break;
-      --admit_queue_pkts_;
-      admit_queue_bytes_ -= s.size;
-    }
+    if (s.tx_start > in)
+      break;
+    --admit_queue_pkts_;
+    admit_queue_bytes_ -= s.size;
     ++admit_;
   }
   // The slots the admission and start cursors reach next were written a queue ago.
   __builtin_prefetch(&slot(admit_ + kPrefetchSlots));
+  const uint32_t size = p->size_bytes;
+  std::optional<Time> start;
+  if (modelled_) [[unlikely]] {
+    start = admit_modelled(in, size);
+  } else {  // the plain drop-tail FIFO (the hot path)
+    start = std::max(in, busy_until_);
+    if (*start > in && full(size)) {
+      last_early_drop_ = false;
+      start.reset();
+    } else {
+      busy_until_ = *start + tx_time(size);
+    }
+  }
+  if (!start) {
+    drop(p, in, last_early_drop_);
+    return;
+  }
   if (tail_ - head_ == ring_.size())
     grow();
   const uint64_t idx = tail_++;
   Slot& s = slot(idx);
   s.pkt = p;
   s.in = in;
-  s.size = p->size_bytes;
-  std::optional<Time> start;
-  if (modelled_) [[unlikely]] {
-    start = admit_modelled(in, s.size);
-  } else {  // the plain drop-tail FIFO (the hot path)
-    start = std::max(in, busy_until_);
-    if (*start > in && full(s.size)) {
-      last_early_drop_ = false;
-      start.reset();
-    } else {
-      busy_until_ = *start + tx_time(s.size);
-    }
-  }
-  if (!start) {
-    s.state = SlotState::kDropped;
-    s.early_drop = last_early_drop_;
-    s.tx_start = in;
-    if (deliver_ == idx)
-      deliver_ = tail_;
-    note_arrival(s);
-    return;
-  }
+  s.size = size;
   if (*start > in) {
     ++admit_queue_pkts_;
     admit_queue_bytes_ += s.size;
@@ -282,7 +292,7 @@ void Link::note_arrival(Slot& s) {
   const bool on_wire = s.state == SlotState::kChained || s.state == SlotState::kLost;
   arrive(s);
   ++arrived_;
-  if (s.state != SlotState::kDropped && s.tx_start > s.in)
+  if (s.tx_start > s.in)
     next_due_ = std::min(next_due_, s.tx_start);
   else if (on_wire && head_ + 1 == arrived_)
     next_due_ = std::min(next_due_, out(s));
@@ -330,7 +340,10 @@ void Link::unexpected_feeder() const {
 
 const LinkCounters& Link::counters() {
   sync();
-  integrate_queue(sim_.now());
+  const Time now = sim_.now();
+  integrate_queue(now);
+  // What the transmitter has still to do of the packets started counts later.
+  counters_.busy = busy_started_ - std::max(Duration::zero(), busy_end_ - now);
   return counters_;
 }
 

@@ -125,7 +125,7 @@ RunResult collect_results(const config::Scenario& scenario, Network& network, co
     const auto it = probes.links.find(id);
     r.links.push_back(link_result(network.link(id), it == probes.links.end() ? nullptr : it->second, end));
   }
-  r.intervals = interval_results(r, scenario);
+  r.intervals = interval_results(r, scenario, r.intervals_omitted);
   return r;
 }
 

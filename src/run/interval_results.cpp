@@ -109,7 +109,8 @@ void interval_equilibrium(const RunResult& r, const config::Scenario& scenario, 
 
 }  // namespace
 
-std::vector<IntervalResult> interval_results(const RunResult& r, const config::Scenario& scenario) {
+std::vector<IntervalResult> interval_results(const RunResult& r, const config::Scenario& scenario,
+                                             trace::OmittedIntervals& omitted) {
   const double duration = r.sim_time_s;
   const LinkResult* bottleneck = nullptr;
   for (const auto& l : r.links) {
@@ -132,7 +133,8 @@ std::vector<IntervalResult> interval_results(const RunResult& r, const config::S
   }
   std::vector<IntervalResult> out;
   const double tau = scenario.sample_interval.to_seconds();
-  for (const auto& plan : trace::plan_intervals(spans, duration, tau, scenario.warmup.to_seconds(), events)) {
+  for (const auto& plan : trace::plan_intervals(spans, duration, tau, scenario.warmup.to_seconds(), events,
+                                                scenario.limits.interval_flow_entries, &omitted)) {
     IntervalResult ir;
     ir.start_s = plan.start;
     ir.end_s = plan.end;

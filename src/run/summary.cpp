@@ -117,6 +117,12 @@ json summary_json(const config::Scenario& scenario, const RunResult& r, std::str
       s["links"].push_back(l);
   }
   s["intervals"] = r.intervals;
+  if (r.intervals_omitted.count > 0) {  // only then: the summaries of existing runs are unchanged
+    s["intervals_omitted"] = {{"count", r.intervals_omitted.count},
+                              {"from_s", r.intervals_omitted.from},
+                              {"flow_entries", r.intervals_omitted.flow_entries},
+                              {"limit", scenario.limits.interval_flow_entries}};
+  }
   s["arrivals"] = r.arrivals;
   s["completed_flows"] = json::array();
   for (const ArrivalResult& a : r.arrivals) {

@@ -7,12 +7,12 @@ namespace fastsim::trace {
 
 ArrivalProbe::ArrivalProbe(traffic::FlowArrivals& arrivals) : arrivals_(arrivals) {}
 
-void ArrivalProbe::open(const std::string& out_dir, size_t buffer) {
+void ArrivalProbe::open(const std::string& out_dir, const TraceFileOptions& options) {
   const std::string& id = arrivals_.spec().id;
-  file_ = &create_file(fmt::format("{}/arrivals/{}.csv", out_dir, id), buffer);
+  file_ = &create_file(fmt::format("{}/arrivals/{}.csv", out_dir, id), options);
   file_->print("time_s,active,started,completed,mean_fct_s,mean_slowdown\n");
   if (arrivals_.spec().traces) {
-    flows_file_ = &create_file(fmt::format("{}/arrivals/{}-flows.csv", out_dir, id), buffer);
+    flows_file_ = &create_file(fmt::format("{}/arrivals/{}-flows.csv", out_dir, id), options);
     flows_file_->print("time_s,flow,cwnd_pkts,srtt_s,bytes_acked,retransmits\n");
   }
 }

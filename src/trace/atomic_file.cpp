@@ -15,19 +15,22 @@
 
 namespace fastsim::trace {
 
-size_t shared_buffer_size(size_t files) {
+TraceFileOptions trace_file_options(size_t files) {
   // Trace rows are about 100 bytes: even 512 B means one write() per ~5 rows, and only
   // runs with over 2000 trace files get that little.
   constexpr size_t kBudget = size_t{1} << 20;
   constexpr size_t kMin = 512;
-  return std::clamp(kBudget / std::max<size_t>(files, 1), kMin, AtomicFile::kDefaultBuffer);
+  return {std::clamp(kBudget / std::max<size_t>(files, 1), kMin, AtomicFile::kDefaultBuffer),
+          files > kMaxOpenTraceFiles};
 }
 
-AtomicFile::AtomicFile(std::string path, size_t buffer_bytes)
-    : path_(std::move(path)), tmp_(path_ + ".tmp"), limit_(std::max<size_t>(buffer_bytes, 1)) {
+AtomicFile::AtomicFile(std::string path, size_t buffer_bytes, bool transient)
+    : path_(std::move(path)), tmp_(path_ + ".tmp"), limit_(std::max<size_t>(buffer_bytes, 1)), transient_(transient) {
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0)
     fail("cannot create", errno);
+  if (transient_)
+    close_fd();
 }
 
 AtomicFile::~AtomicFile() {
@@ -43,7 +46,27 @@ void AtomicFile::fail(const char* what, int error) const {
   throw std::system_error(error, std::generic_category(), std::string(what) + " " + tmp_);
 }
 
+void AtomicFile::close_fd() {
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0)  // delayed write errors (NFS, some file systems) show up here
+    fail("cannot write", errno);
+}
+
 void AtomicFile::flush() {
+  if (buf_.size() == 0)
+    return;
+  if (transient_) {
+    fd_ = ::open(tmp_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+    if (fd_ < 0)
+      fail("cannot write", errno);
+  }
+  write_buffer();
+  if (transient_)
+    close_fd();
+}
+
+void AtomicFile::write_buffer() {
   const char* p = buf_.data();
   size_t left = buf_.size();
   while (left > 0) {
@@ -60,13 +83,12 @@ void AtomicFile::flush() {
 }
 
 void AtomicFile::close() {
-  if (fd_ < 0)
+  if (closed_)
     return;
   flush();
-  const int fd = fd_;
-  fd_ = -1;
-  if (::close(fd) != 0)  // delayed write errors (NFS, some file systems) show up here
-    fail("cannot write", errno);
+  if (fd_ >= 0)
+    close_fd();
+  closed_ = true;
 }
 
 void AtomicFile::commit() {

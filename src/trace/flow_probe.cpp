@@ -35,8 +35,8 @@ FlowProbe::FlowProbe(std::string id, const tcp::TcpSender& sender, const tcp::Tc
       size_bytes_(size_bytes),
       activity_(activity) {}
 
-void FlowProbe::open(const std::string& out_dir, size_t buffer) {
-  file_ = &create_file(fmt::format("{}/flows/{}.csv", out_dir, id_), buffer);
+void FlowProbe::open(const std::string& out_dir, const TraceFileOptions& options) {
+  file_ = &create_file(fmt::format("{}/flows/{}.csv", out_dir, id_), options);
   file_->print("time_s,cwnd_pkts,ssthresh_pkts,srtt_s,base_rtt_s,goodput_bps,qdelay_s,bytes_acked,retransmits,state");
   for (const cc::TraceColumn& c : sender_.algorithm().trace_columns())
     file_->print(",{}", c.name);

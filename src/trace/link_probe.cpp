@@ -7,8 +7,8 @@ namespace fastsim::trace {
 
 LinkProbe::LinkProbe(net::Link& link) : link_(link) {}
 
-void LinkProbe::open(const std::string& out_dir, size_t buffer) {
-  file_ = &create_file(fmt::format("{}/links/{}.csv", out_dir, link_.config().id), buffer);
+void LinkProbe::open(const std::string& out_dir, const TraceFileOptions& options) {
+  file_ = &create_file(fmt::format("{}/links/{}.csv", out_dir, link_.config().id), options);
   file_->print("time_s,queue_pkts,queue_bytes,drops,utilization\n");
 }
 

@@ -80,7 +80,8 @@ std::optional<size_t> convergence_periods(const std::vector<double>& samples, do
 }
 
 std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double duration, double tau, double warmup,
-                                         const std::vector<double>& events) {
+                                         const std::vector<double>& events, size_t max_flow_entries,
+                                         OmittedIntervals* omitted) {
   std::vector<double> cuts{0.0, duration};
   for (double t : events) {
     if (t > 0 && t < duration)
@@ -92,23 +93,60 @@ std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double 
   }
   std::sort(cuts.begin(), cuts.end());
   cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-  std::vector<IntervalPlan> out;
   constexpr double kEps = 1e-9;
-  for (size_t i = 0; i + 1 < cuts.size(); ++i) {
+  const size_t n_intervals = cuts.size() - 1;
+  // Flow f is active throughout interval i (cuts[i], cuts[i+1]) iff
+  // start <= cuts[i] + eps and end >= cuts[i+1] - eps: the intervals [first[f], last[f]).
+  std::vector<size_t> first(flows.size()), last(flows.size());
+  std::vector<int64_t> delta(n_intervals + 1, 0);
+  for (size_t f = 0; f < flows.size(); ++f) {
+    auto a = static_cast<size_t>(std::lower_bound(cuts.begin(), cuts.end(), flows[f].start - 2 * kEps) - cuts.begin());
+    while (a < n_intervals && !(flows[f].start <= cuts[a] + kEps))
+      ++a;
+    // b: the number of cuts c with c - eps <= end (an interval i qualifies iff i + 1 < b).
+    auto b = static_cast<size_t>(std::upper_bound(cuts.begin(), cuts.end(), flows[f].end + 2 * kEps) - cuts.begin());
+    while (b > 0 && !(flows[f].end >= cuts[b - 1] - kEps))
+      --b;
+    first[f] = a;
+    last[f] = std::max(a, b > 0 ? std::min(b - 1, n_intervals) : 0);
+    delta[first[f]] += 1;
+    delta[last[f]] -= 1;
+  }
+  // Plan intervals in time order while the budget of flow entries lasts.
+  std::vector<IntervalPlan> out;
+  std::vector<size_t> index_of(n_intervals, SIZE_MAX);
+  size_t entries = 0, planned_end = n_intervals;
+  int64_t active = 0;
+  for (size_t i = 0; i < n_intervals; ++i) {
+    active += delta[i];
+    if (active <= 0)
+      continue;
+    const auto n = static_cast<size_t>(active);
+    if (planned_end == n_intervals && entries + n > max_flow_entries)
+      planned_end = i;
+    if (i >= planned_end) {
+      if (omitted != nullptr) {
+        if (omitted->count++ == 0)
+          omitted->from = cuts[i];
+        omitted->flow_entries += n;
+      }
+      continue;
+    }
+    entries += n;
     IntervalPlan p;
     p.start = cuts[i];
     p.end = cuts[i + 1];
-    for (size_t f = 0; f < flows.size(); ++f) {
-      if (flows[f].start <= p.start + kEps && flows[f].end >= p.end - kEps)
-        p.flows.push_back(f);
-    }
-    if (p.flows.empty())
-      continue;
+    p.flows.reserve(n);
     p.first_period = static_cast<size_t>(std::ceil((p.start + warmup) / tau - kEps));
     p.end_period = static_cast<size_t>(std::floor(p.end / tau + kEps));
     if (p.end_period < p.first_period)
       p.end_period = p.first_period;
-    out.push_back(p);
+    index_of[i] = out.size();
+    out.push_back(std::move(p));
+  }
+  for (size_t f = 0; f < flows.size(); ++f) {
+    for (size_t i = first[f]; i < std::min(last[f], planned_end); ++i)
+      out[index_of[i]].flows.push_back(f);
   }
   return out;
 }

@@ -9,9 +9,9 @@ void Sampler::open(const std::string& out_dir) {
   size_t files = 0;
   for (const auto& p : probes_)
     files += p->files();
-  const size_t buffer = shared_buffer_size(files);
+  const TraceFileOptions options = trace_file_options(files);
   for (auto& p : probes_)
-    p->open(out_dir, buffer);
+    p->open(out_dir, options);
 }
 
 void Sampler::fire() {

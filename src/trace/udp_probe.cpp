@@ -5,8 +5,8 @@
 
 namespace fastsim::trace {
 
-void UdpProbe::open(const std::string& out_dir, size_t buffer) {
-  file_ = &create_file(fmt::format("{}/udp/{}.csv", out_dir, id_), buffer);
+void UdpProbe::open(const std::string& out_dir, const TraceFileOptions& options) {
+  file_ = &create_file(fmt::format("{}/udp/{}.csv", out_dir, id_), options);
   file_->print("time_s,packets_sent,packets_delivered,drops,delivered_bps\n");
 }
 

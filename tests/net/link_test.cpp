@@ -3,6 +3,7 @@
 // FIFO order, exact queue integral, and conservation.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -209,4 +210,96 @@ TEST_CASE("single-fed links are found from the routes; a packet from elsewhere i
   wire_single_fed_links(three);
   CHECK(out1->single_feeder() == nullptr);
   CHECK(out2->single_feeder() == core.get());
+}
+
+TEST_CASE("a dropped packet frees its slot at once: memory follows the buffer, not the drain time", "[link][memory]") {
+  // 10 Gb/s offered to a 10 Mb/s link with a 100-packet buffer: the queue takes 120 ms to
+  // drain, in which 100 000 packets arrive and nearly all are dropped. Dropped packets
+  // used to keep a slot until the queue ahead of them had drained.
+  Bench b({"l", Rate{10'000'000}, Duration::milliseconds(1), {100, 0}, 0.0, {}, {}});
+  Injector inj;
+  inj.b = &b;
+  inj.every = serialization_time(1500, Rate{10'000'000'000});
+  inj.limit = UINT64_MAX;
+  b.sim.schedule_at(inj, Time::zero());
+  b.sim.run_until(Time::at(Duration::milliseconds(300)));
+  const auto& c = b.link.counters();
+  CHECK(c.drops > 240'000);
+  CHECK(c.arrivals == c.drops + c.departures + b.link.packets_on_link());
+  // 100 waiting + 1 serializing + at most one on the 1-ms wire; the ring doubles from 4.
+  CHECK(b.link.packets_on_link() <= 102);
+  CHECK(b.link.slot_capacity() <= 256);
+  CHECK(b.pool.capacity() == 4096);  // one chunk of the pool
+}
+
+TEST_CASE("chained drops wait outside the ring and are counted when they reach the link", "[link][chain][memory]") {
+  // A 1 Gb/s host link chained into a 10 Mb/s link with a 20-packet buffer: the slow
+  // link knows at once that 99 % of the packets will not fit.
+  Simulator sim;
+  PacketPool pool;
+  Link fast{sim, pool, {"fast", Rate{1'000'000'000}, Duration::milliseconds(2), {10, 0}, 0.0, {}, {}}, 7};
+  Link slow{sim, pool, {"slow", Rate{10'000'000}, Duration::milliseconds(1), {20, 0}, 0.0, {}, {}}, 7};
+  Sink sink;
+  sink.pool = &pool;
+  sink.sim = &sim;
+  RouteCounters counters;
+  Route route;
+  route.links = {&fast, &slow};
+  route.sink = &sink;
+  route.counters = &counters;
+  const Route* routes[] = {&route};
+  wire_single_fed_links(routes);
+  struct Flood final : Event {
+    Link* first;
+    Route* route;
+    PacketPool* pool;
+    Simulator* sim;
+    void fire() override {
+      Packet* p = pool->acquire();
+      p->route = route;
+      p->size_bytes = 1500;
+      first->enqueue(p);
+      sim->schedule_in(*this, serialization_time(1500, Rate{1'000'000'000}));
+    }
+  } flood;
+  flood.first = &fast;
+  flood.route = &route;
+  flood.pool = &pool;
+  flood.sim = &sim;
+  sim.schedule_at(flood, Time::zero());
+  sim.run_until(Time::at(Duration::milliseconds(200)));
+  const auto& c = slow.counters();
+  CHECK(c.drops > 15'000);
+  CHECK(counters.queue_drops == c.drops);
+  CHECK(c.arrivals == c.drops + c.departures + slow.packets_on_link());
+  // The fast wire holds ~167 packets (2 ms at 1 Gb/s): the slow link's dropped packets
+  // waiting to reach it are at most those.
+  CHECK(slow.slot_capacity() <= 512);
+  CHECK(pool.live() == fast.packets_on_link() + slow.packets_on_link());
+  CHECK(pool.capacity() == 4096);
+}
+
+TEST_CASE("utilization counts serialization pro rata: at most 1 in every period", "[link][utilization]") {
+  // 1 Mb/s: a 1500-byte packet takes 12 ms. Ten packets at t = 0 keep the link busy for
+  // 120 ms; sampled every 1 ms the busy fraction is 1 for 120 periods, then 0. Counting
+  // the whole serialization when a packet starts used to give 12 in one period.
+  Bench b({"l", Rate{1'000'000}, Duration::milliseconds(1), {100, 0}, 0.0, {}, {}});
+  for (uint64_t i = 0; i < 10; ++i)
+    b.inject(i);
+  Duration last = Duration::zero();
+  double sum = 0, max = 0;
+  const int periods = 200;
+  for (int k = 1; k <= periods; ++k) {
+    b.sim.run_until(Time::at(Duration::milliseconds(k)));
+    const Duration busy = b.link.counters().busy;
+    const double u = (busy - last).to_seconds() / 1e-3;
+    last = busy;
+    INFO("period " << k);
+    CHECK(u <= 1.0 + 1e-12);
+    CHECK(u == Approx(k <= 120 ? 1.0 : 0.0).margin(1e-9));
+    sum += u;
+    max = std::max(max, u);
+  }
+  CHECK(sum / periods == Approx(0.6).margin(1e-9));
+  CHECK(max == Approx(1.0));
 }

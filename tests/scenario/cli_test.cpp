@@ -291,6 +291,9 @@ TEST_CASE("malformed scenarios fail with the JSON path and never crash", "[cli][
               {"id": "l2", "from": "h2", "to": "h1", "rate": "1Gbps", "delay": "1ms", "buffer": "10pkt"}]},
               "flows": [{"id": "f", "src": "h1", "dst": "h3"}]})",
        "/flows/0: no route from \"h1\" to \"h3\""},
+      {"", R"({"duration": "5s", "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "5ms",
+              "buffer": "10pkt"}, "access": {"rate": "1Gbps", "buffer": "10pkt"}}}, "udp": [], "arrivals": []})",
+       "(document): the scenario has no traffic: give at least one of \"flows\", \"udp\" or \"arrivals\""},
       {"", R"({"duration": "5s", "topology": {"nodes": ["h1", "h1"], "links": []}, "flows": []})",
        "/topology/nodes/1: duplicate node id \"h1\""},
       {"", "{\"duration\": ", "is not valid JSON"},
@@ -440,4 +443,117 @@ TEST_CASE("every published experiment runs with the shortening its README gives"
     if (e.path().extension() == ".json")
       CHECK(listed.count(e.path().filename().string()) == 1);
   }
+}
+
+TEST_CASE("a run with more traced flows than open files allowed writes every trace", "[cli][outputs]") {
+  // 400 flows under `ulimit -n 256`: one descriptor per trace for the whole run used to
+  // fail the run ("Too many open files") after validation had passed.
+  const fs::path dir = temp_dir("many-traces");
+  const std::string scenario = (dir / "s.json").string();
+  std::ofstream(scenario) << R"({"duration": "1s", "sample_interval": "100ms",
+    "topology": {"dumbbell": {"bottleneck": {"rate": "100Mbps", "delay": "1ms", "buffer": "100pkt"},
+                              "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+    "flows": [{"id": "f", "count": 400, "rtt": "10ms"}]})";
+  const auto r =
+      run_command("ulimit -n 256 && " + kBinary + " run " + scenario + " --quiet --out " + (dir / "out").string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  size_t traces = 0;
+  for (const auto& e : fs::directory_iterator(dir / "out" / "flows")) {
+    CHECK(e.path().extension() == ".csv");
+    CHECK(read_file(e.path()).size() > 100);  // header and ten rows
+    ++traces;
+  }
+  CHECK(traces == 400);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("validate prints the resource estimate and refuses a run past a limit", "[cli][limits]") {
+  const fs::path dir = temp_dir("limits");
+  const std::string scenario = (dir / "s.json").string();
+  // Two traced flows sampled every 10 us for 100 s: 10^7 rows each, ~3 GB of traces
+  // (the sample cap of 10^7 per series let this through).
+  std::ofstream(scenario) << R"({"duration": "100s", "sample_interval": "10us",
+    "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "1ms", "buffer": "100pkt"},
+                              "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+    "flows": [{"id": "f", "count": 2, "rtt": "10ms"}]})";
+  auto r = run_command(kBinary + " validate " + scenario);
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("the size of the trace files is estimated at 3.1 GiB, over the trace-bytes "
+                                       "limit of 2.0 GiB") &&
+                           Catch::Contains("--limit trace-bytes="));
+  r = run_command(kBinary + " run " + scenario + " --quiet --out " + (dir / "out").string());
+  CHECK(r.exit_code == 1);
+  CHECK_FALSE(fs::exists(dir / "out" / "summary.json"));
+  r = run_command(kBinary + " validate " + scenario + " --limit trace-bytes=4G");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("estimate: packets ~") && Catch::Contains("trace files ~3.1 GiB") &&
+                           Catch::Contains("memory ~") && Catch::Contains("open files ~"));
+  CHECK(run_command(kBinary + " validate " + scenario + " --limit memory=1K --limit trace-bytes=none").exit_code == 1);
+  r = run_command(kBinary + " validate " + scenario + " --limit trace-bytes=none --limit packets=1000");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("over the packets limit of 1000"));
+  // A 1-ns retransmission timeout: one timeout per nanosecond and flow counts as packets.
+  r = run_command(kBinary + " validate " + scenario +
+                  " --limit trace-bytes=none --set /flows/0/min_rto=1ns --set /flows/0/initial_rto=1ns"
+                  " --set /flows/0/max_rto=1ns --set /sample_interval=1s --set /duration=200s");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("the number of packets is estimated at 400001"));
+  CHECK(run_command(kBinary + " validate " + scenario + " --limit speed=1").exit_code == 2);
+  CHECK(run_command(kBinary + " validate " + scenario + " --limit packets=1G").exit_code == 2);  // no units
+  fs::remove_all(dir);
+}
+
+TEST_CASE("intervals[] lists at most interval-flows entries and summarises the rest", "[cli][limits]") {
+  const fs::path dir = temp_dir("interval-cap");
+  const std::string scenario = (dir / "s.json").string();
+  // Intervals [0,1) with 1 flow, [1,2) with 2, [2,4) with 3.
+  std::ofstream(scenario) << R"({"duration": "4s", "sample_interval": "100ms",
+    "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "1ms", "buffer": "100pkt"},
+                              "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+    "flows": [{"id": "a", "rtt": "10ms"}, {"id": "b", "rtt": "10ms", "start": "1s"},
+              {"id": "c", "rtt": "10ms", "start": "2s"}]})";
+  auto r = run_command(kBinary + " run " + scenario + " --quiet --out " + (dir / "full").string());
+  REQUIRE(r.exit_code == 0);
+  auto full = nlohmann::json::parse(read_file(dir / "full" / "summary.json"));
+  CHECK(full["intervals"].size() == 3);
+  CHECK_FALSE(full.contains("intervals_omitted"));
+  r = run_command(kBinary + " run " + scenario + " --quiet --limit interval-flows=3 --out " + (dir / "cap").string());
+  REQUIRE(r.exit_code == 0);
+  auto cap = nlohmann::json::parse(read_file(dir / "cap" / "summary.json"));
+  REQUIRE(cap["intervals"].size() == 2);
+  CHECK(cap["intervals"][0] == full["intervals"][0]);
+  CHECK(cap["intervals"][1] == full["intervals"][1]);
+  CHECK(cap["intervals_omitted"]["count"] == 1);
+  CHECK(cap["intervals_omitted"]["from_s"] == 2.0);
+  CHECK(cap["intervals_omitted"]["flow_entries"] == 3);
+  CHECK(cap["intervals_omitted"]["limit"] == 3);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("per-flow arrival traces are estimated from the arrival rate, on the high side", "[cli][limits]") {
+  const fs::path dir = temp_dir("arrival-traces");
+  const std::string scenario = (dir / "s.json").string();
+  // Load 3 on the bottleneck: the flows in progress pile up, and every one of them is a
+  // row of arrivals/web-flows.csv per millisecond (11 MB; unbounded before the estimate).
+  std::ofstream(scenario) << R"({"duration": "1.9s", "sample_interval": "1ms",
+    "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "5ms", "buffer": "100pkt"},
+                              "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+    "arrivals": [{"id": "web", "load": 3, "size": {"distribution": "fixed", "mean": 20000},
+                  "paths": [{"rtt": "20ms"}], "traces": true}]})";
+  auto r = run_command(kBinary + " validate " + scenario + " --limit trace-bytes=8M");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("over the trace-bytes limit of 8.0 MiB"));
+  r = run_command(kBinary + " run " + scenario + " --quiet --limit trace-bytes=16M --out " + (dir / "out").string());
+  REQUIRE(r.exit_code == 0);
+  uintmax_t bytes = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir / "out")) {
+    if (e.is_regular_file() && e.path().extension() == ".csv")
+      bytes += e.file_size();
+  }
+  CHECK(bytes > 8u << 20);   // more than the refused limit ...
+  CHECK(bytes < 16u << 20);  // ... and within the estimate (15.3 MiB) that passed
+  fs::remove_all(dir);
 }

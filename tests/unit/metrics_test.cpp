@@ -1,6 +1,9 @@
 // Metric definitions of docs/metrics.md on hand-computed examples.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <vector>
+
 #include "fastsim/trace/metrics.hpp"
 
 using namespace fastsim::trace;
@@ -71,4 +74,73 @@ TEST_CASE("capacity-change events split intervals without being flows", "[metric
     CHECK(p.flows == std::vector<size_t>{0});
   CHECK(plans[1].first_period == 10);
   CHECK(plans[1].end_period == 20);
+}
+
+namespace {
+/// The definition, interval by interval and flow by flow (quadratic): the reference.
+std::vector<std::vector<size_t>> brute_force_flows(const std::vector<Span>& flows, double duration) {
+  std::vector<double> cuts{0.0, duration};
+  for (const auto& f : flows) {
+    cuts.push_back(std::clamp(f.start, 0.0, duration));
+    cuts.push_back(std::clamp(f.end, 0.0, duration));
+  }
+  std::sort(cuts.begin(), cuts.end());
+  cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  std::vector<std::vector<size_t>> out;
+  for (size_t i = 0; i + 1 < cuts.size(); ++i) {
+    std::vector<size_t> active;
+    for (size_t f = 0; f < flows.size(); ++f) {
+      if (flows[f].start <= cuts[i] + 1e-9 && flows[f].end >= cuts[i + 1] - 1e-9)
+        active.push_back(f);
+    }
+    if (!active.empty())
+      out.push_back(active);
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("interval planning matches the definition and its flow entries are capped", "[metrics][intervals]") {
+  // Staggered flows (and some ending together, some within 1e-9 s of a cut).
+  std::vector<Span> flows;
+  for (int i = 0; i < 60; ++i)
+    flows.push_back({0.5 * i + (i % 7 == 0 ? 4e-10 : 0), i % 3 == 0 ? 40.0 : 30.0 + 0.25 * i});
+  const auto reference = brute_force_flows(flows, 40.0);
+  const auto all = plan_intervals(flows, 40.0, 1.0, 0.0);
+  REQUIRE(all.size() == reference.size());
+  size_t entries = 0;
+  for (size_t i = 0; i < all.size(); ++i) {
+    CHECK(all[i].flows == reference[i]);
+    entries += all[i].flows.size();
+  }
+  // A budget: intervals in time order while their flow entries fit, the rest counted.
+  OmittedIntervals omitted;
+  const auto capped = plan_intervals(flows, 40.0, 1.0, 0.0, {}, 500, &omitted);
+  size_t kept = 0;
+  for (size_t i = 0; i < capped.size(); ++i) {
+    CHECK(capped[i].flows == reference[i]);
+    kept += capped[i].flows.size();
+  }
+  CHECK(kept <= 500);
+  CHECK(kept + reference[capped.size()].size() > 500);
+  CHECK(capped.size() + omitted.count == reference.size());
+  CHECK(kept + omitted.flow_entries == entries);
+  CHECK(omitted.from == Approx(all[capped.size()].start));
+}
+
+TEST_CASE("6000 staggered flows plan a bounded number of flow entries", "[metrics][intervals]") {
+  // Starts 1 ms apart, all to the end: 12 000 cuts and 18 million (interval, flow)
+  // pairs, which used to be planned (and reported) in full.
+  std::vector<Span> flows;
+  for (int i = 0; i < 6000; ++i)
+    flows.push_back({0.001 * i, 10.0});
+  OmittedIntervals omitted;
+  const auto plans = plan_intervals(flows, 10.0, 1.0, 0.0, {}, 100'000, &omitted);
+  size_t kept = 0;
+  for (const auto& p : plans)
+    kept += p.flows.size();
+  CHECK(kept <= 100'000);
+  CHECK(plans.size() == 446);  // 1 + 2 + ... + 446 = 99 681 entries; 447 would pass 100 000
+  CHECK(omitted.count == 6000 - 446);
+  CHECK(kept + omitted.flow_entries == 6000ull * 6001 / 2);
 }

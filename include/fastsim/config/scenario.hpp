@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fastsim/cc/params.hpp"
+#include "fastsim/config/limits.hpp"
 #include "fastsim/core/size_distribution.hpp"
 #include "fastsim/core/time.hpp"
 #include "fastsim/net/link_config.hpp"
@@ -94,6 +95,7 @@ struct Scenario {
   std::vector<ArrivalSpec> arrivals;
   std::string bottleneck;   ///< link id used for interval utilization
   nlohmann::json resolved;  ///< the input with defaults filled in (echoed in summary.json)
+  Limits limits;            ///< resource limits (not in the file: defaults, or the command line)
 };
 
 }  // namespace fastsim::config

@@ -21,12 +21,17 @@
 // Choices:
 // - The buffer limit counts packets (or bytes) waiting, not the one being serialized
 //   (as ns-3's point-to-point device queue); "drop-tail" drops the arriving packet.
+// - A dropped packet takes no slot: it is counted and returned to the pool at once (or,
+//   chained, when it reaches the link: it waits in a short FIFO of its own, no longer
+//   than the feeder's queue and wire). The memory of a link is thus bounded by its buffer
+//   plus the packets on its wire, whatever the arrival rate.
 // - Random loss is drawn when the packet enters the link, in FIFO order (the same draw
 //   sequence as drawing at the far end); the packet still occupies the wire and is
 //   counted lost when it would have arrived. A loss-rate change (set_loss_rate,
 //   inject_losses) applies to packets entering after it.
 // - The queue length is integrated exactly over time (mean queue); a packet's
-//   serialization counts towards utilization in the sample period where it starts.
+//   serialization counts towards utilization pro rata over the time it takes (busy_until()),
+//   so the busy time of any period is at most the period.
 #pragma once
 
 #include <array>
@@ -36,6 +41,8 @@
 #include <span>
 #include <string>
 #include <vector>
+
+#include <boost/circular_buffer.hpp>
 
 #include "fastsim/core/rng.hpp"
 #include "fastsim/core/simulator.hpp"
@@ -56,7 +63,7 @@ struct LinkCounters {
   uint64_t random_losses = 0;  ///< lost on the wire (Bernoulli)
   uint64_t departures = 0;     ///< handed to the next hop
   uint64_t bytes_sent = 0;     ///< bytes whose serialization has started
-  Duration busy;               ///< total serialization time started
+  Duration busy;               ///< transmitter busy time up to now (at most the time elapsed)
   double queue_area = 0.0;     ///< integral of queued packets over time, packet*seconds
   uint64_t max_queue_pkts = 0;
 };
@@ -93,13 +100,16 @@ class Link final : public PacketSink {
   [[nodiscard]] uint64_t take_period_max_queue();
   /// Packets on the link now (waiting, serializing or propagating).
   [[nodiscard]] uint64_t packets_on_link();
+  /// Packet slots the link holds memory for (its ring's capacity) and chained drops it
+  /// holds until they reach it: bounded by the buffer plus the packets on the wires.
+  [[nodiscard]] size_t slot_capacity() const { return ring_.size() + drops_ahead_.capacity(); }
   /// Visits every packet waiting in the buffer now (not yet serializing), oldest first.
   template <class Fn>
   void for_each_queued(Fn&& fn) {
     sync();
     for (uint64_t i = started_; i < arrived_; ++i) {
       const Slot& s = slot(i);
-      if (s.state != SlotState::kDropped && s.tx_start > s.in)
+      if (s.tx_start > s.in)
         fn(*s.pkt);
     }
   }
@@ -109,7 +119,7 @@ class Link final : public PacketSink {
     const Time now = sim_.now();
     for (uint64_t i = head_; i < tail_; ++i) {
       const Slot& s = slot(i);
-      if (s.state != SlotState::kDropped && s.in <= now && now < out(s))
+      if (s.in <= now && now < out(s))
         fn(*s.pkt);
     }
   }
@@ -120,23 +130,19 @@ class Link final : public PacketSink {
     kDelivered,  // delivery event done
     kChained,    // already handed to the next (single-fed) link
     kLost,       // random loss: leaves the wire at `out` into the pool
-    kDropped,    // drop-tail drop at `in` (a tombstone until then)
   };
   /// One packet on the link, with its precomputed times: 32 bytes, two per cache line
   /// (the arrival at the far end is derived, see out()).
   struct alignas(32) Slot {
     Packet* pkt;
     Time in;        // arrival at the link's input
-    Time tx_start;  // serialization start (== in if it did not wait or was dropped)
+    Time tx_start;  // serialization start (== in if it did not wait)
     uint32_t size;
     SlotState state;
-    bool early_drop;  // kDropped by RED rather than by a full buffer
   };
   static_assert(sizeof(Slot) == 32);
-  /// When the slot's packet reaches the far end (a dropped slot: when it arrived).
+  /// When the slot's packet reaches the far end.
   [[nodiscard]] Time out(const Slot& s) const {
-    if (s.state == SlotState::kDropped)
-      return s.in;
     if (pipe_mode_) [[unlikely]]
       return s.tx_start + wire_delay_;
     return s.tx_start + tx_time(s.size) + wire_delay_;
@@ -155,9 +161,14 @@ class Link final : public PacketSink {
   void advance_view(Time now);
   void retire(Time now);
   void arrive(Slot& s);
+  /// A packet arriving at `in` is dropped at the queue (RED if `early`).
+  void drop(Packet* p, Time in, bool early);
+  void count_drop(Packet* p, bool early);
   void note_arrival(Slot& s);
   void pop_head(const Slot& s);
   void start(const Slot& s);
+  /// The slot's packet starts serialization (its busy time runs from then).
+  void serve(const Slot& s);
   void integrate_queue(Time t);
   /// Serialization time of `bytes` at the link's rate, memoized for the last two sizes
   /// (a link carries mostly data packets, ACKs, or both).
@@ -205,6 +216,13 @@ class Link final : public PacketSink {
   bool last_early_drop_ = false;  // admit()'s reason for its last refusal
   MemberEvent<Link, &Link::on_delivery> delivery_event_{this};
 
+  // Chained packets dropped at admission, not yet at the link (arrival times non-decreasing).
+  struct DropAhead {
+    Time in;
+    Packet* pkt;
+    bool early;
+  };
+  boost::circular_buffer<DropAhead> drops_ahead_;
   // Slots [head_, tail_) are live; indices grow monotonically and wrap by mask_.
   std::vector<Slot> ring_;
   uint64_t mask_ = 0;
@@ -216,6 +234,10 @@ class Link final : public PacketSink {
   uint64_t admit_queue_pkts_ = 0;
   uint64_t admit_queue_bytes_ = 0;
   Time busy_until_ = Time::zero();
+  // Busy time of every packet started, and when the transmitter finishes them (a pipe's
+  // batch released at one tick is spread as if served back to back).
+  Duration busy_started_;
+  Time busy_end_ = Time::zero();
   // Real-time view, at now: slots before arrived_ have arrived; queued ones before started_ have started.
   uint64_t arrived_ = 0;
   uint64_t started_ = 0;

@@ -13,7 +13,10 @@
 
 namespace fastsim::run {
 
-/// Intervals of `r` (whose flows, udp, links and sample_times_s are filled) for `scenario`.
-[[nodiscard]] std::vector<IntervalResult> interval_results(const RunResult& r, const config::Scenario& scenario);
+/// Intervals of `r` (whose flows, udp, links and sample_times_s are filled) for
+/// `scenario`, in time order while their flow entries stay within
+/// scenario.limits.interval_flow_entries; the later ones are counted into `omitted`.
+[[nodiscard]] std::vector<IntervalResult> interval_results(const RunResult& r, const config::Scenario& scenario,
+                                                           trace::OmittedIntervals& omitted);
 
 }  // namespace fastsim::run

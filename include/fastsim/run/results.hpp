@@ -12,6 +12,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "fastsim/config/scenario.hpp"
+#include "fastsim/trace/metrics.hpp"
 #include "fastsim/traffic/completed_flow.hpp"
 
 namespace fastsim::run {
@@ -112,6 +113,8 @@ struct RunResult {
   std::vector<UdpResult> udp;
   std::vector<LinkResult> links;
   std::vector<IntervalResult> intervals;
+  /// Intervals left out of `intervals` (Limits::interval_flow_entries spent).
+  trace::OmittedIntervals intervals_omitted;
   std::vector<ArrivalResult> arrivals;
 };
 

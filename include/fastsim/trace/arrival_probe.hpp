@@ -20,7 +20,7 @@ class ArrivalProbe final : public Probe {
   explicit ArrivalProbe(traffic::FlowArrivals& arrivals);
 
   [[nodiscard]] size_t files() const override { return arrivals_.spec().traces ? 2 : 1; }
-  void open(const std::string& out_dir, size_t buffer) override;
+  void open(const std::string& out_dir, const TraceFileOptions& options) override;
   void sample(Time now, Duration tau) override;
 
  private:

@@ -4,6 +4,9 @@
 // - Every write, close or rename error (a full disk, an I/O error, a permission) throws
 //   std::system_error whose message names the file and the OS error; the destructor
 //   never throws (a failing flush in a destructor used to abort the process).
+// - A file opened "transient" holds no file descriptor between writes: each flush of its
+//   buffer opens the temporary for appending, writes and closes it. Runs that write
+//   thousands of trace files so need a handful of descriptors, not one per file.
 #pragma once
 
 #include <cstddef>
@@ -15,15 +18,25 @@
 
 namespace fastsim::trace {
 
-/// Write buffer per file when `files` trace files are open at once: they share a 1 MB
-/// budget (1000 traced flows get 1 KB each, a handful of files 32 KB), within [512 B, 32 KB].
-size_t shared_buffer_size(size_t files);
+/// How a run's trace files are written.
+struct TraceFileOptions {
+  size_t buffer = 0;       ///< write buffer per file, bytes
+  bool transient = false;  ///< no descriptor held between flushes
+};
+/// Up to this many trace files keep their descriptor open for the whole run; more are
+/// written transient (see above), so the descriptors a run needs do not grow with them.
+inline constexpr size_t kMaxOpenTraceFiles = 64;
+/// Options for `files` trace files written at once: they share a 1 MB buffer budget
+/// (1000 traced flows get 1 KB each, a handful of files 32 KB), within [512 B, 32 KB],
+/// and are transient beyond kMaxOpenTraceFiles.
+TraceFileOptions trace_file_options(size_t files);
 
 class AtomicFile {
  public:
   static constexpr size_t kDefaultBuffer = 32 * 1024;
-  /// Creates (or truncates) "<path>.tmp". Throws std::system_error naming it on failure.
-  explicit AtomicFile(std::string path, size_t buffer_bytes = kDefaultBuffer);
+  /// Creates (or truncates) "<path>.tmp"; `transient`: closes it again until the next
+  /// flush. Throws std::system_error naming it on failure.
+  explicit AtomicFile(std::string path, size_t buffer_bytes = kDefaultBuffer, bool transient = false);
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
   /// Uncommitted: closes without flushing and removes the temporary. Never throws.
@@ -50,12 +63,16 @@ class AtomicFile {
 
  private:
   void flush();
+  void write_buffer();
+  void close_fd();
   [[noreturn]] void fail(const char* what, int error) const;
 
   std::string path_;
   std::string tmp_;
   int fd_ = -1;
   size_t limit_;
+  bool transient_ = false;
+  bool closed_ = false;
   fmt::memory_buffer buf_;
   bool committed_ = false;
 };

@@ -35,7 +35,7 @@ class FlowProbe final : public Probe {
             std::optional<uint64_t> size_bytes, const FlowActivity& activity);
 
   [[nodiscard]] size_t files() const override { return 1; }
-  void open(const std::string& out_dir, size_t buffer) override;
+  void open(const std::string& out_dir, const TraceFileOptions& options) override;
   void sample(Time now, Duration tau) override;
 
   /// Goodput of every period so far, from the start of the run (zero before the flow starts).

@@ -27,7 +27,7 @@ class LinkProbe final : public Probe {
   explicit LinkProbe(net::Link& link);
 
   [[nodiscard]] size_t files() const override { return 1; }
-  void open(const std::string& out_dir, size_t buffer) override;
+  void open(const std::string& out_dir, const TraceFileOptions& options) override;
   void sample(Time now, Duration tau) override;
 
   [[nodiscard]] const net::Link& link() const { return link_; }

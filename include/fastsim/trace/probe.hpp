@@ -20,9 +20,9 @@ class Probe {
   virtual ~Probe() = default;
   /// Trace files this probe writes when outputs are on.
   [[nodiscard]] virtual size_t files() const = 0;
-  /// Creates the trace files under `out_dir` (whose subfolders exist) with `buffer` bytes
-  /// of write buffer each, and writes their header rows. Not called when no outputs are written.
-  virtual void open(const std::string& out_dir, size_t buffer) = 0;
+  /// Creates the trace files under `out_dir` (whose subfolders exist) with `options`
+  /// (write buffer, transient), and writes their header rows. Not called when no outputs are written.
+  virtual void open(const std::string& out_dir, const TraceFileOptions& options) = 0;
   /// Records the period (now - tau, now] that just ended.
   virtual void sample(Time now, Duration tau) = 0;
   /// Finishes writing the trace files (flushed and closed, not yet in place). Throws
@@ -42,8 +42,8 @@ class Probe {
 
  protected:
   /// Creates a trace file of this probe (from open()); the probe owns it.
-  AtomicFile& create_file(std::string path, size_t buffer) {
-    files_.push_back(std::make_unique<AtomicFile>(std::move(path), buffer));
+  AtomicFile& create_file(std::string path, const TraceFileOptions& options) {
+    files_.push_back(std::make_unique<AtomicFile>(std::move(path), options.buffer, options.transient));
     return *files_.back();
   }
 

@@ -28,7 +28,7 @@ class UdpProbe final : public Probe {
   UdpProbe(std::string id, std::vector<Member> members) : id_(std::move(id)), members_(std::move(members)) {}
 
   [[nodiscard]] size_t files() const override { return 1; }
-  void open(const std::string& out_dir, size_t buffer) override;
+  void open(const std::string& out_dir, const TraceFileOptions& options) override;
   void sample(Time now, Duration tau) override;
 
  private:

@@ -1,0 +1,221 @@
+// The resource estimate of a run (see resource_estimate.hpp). Deliberately simple and
+// on the high side; docs/limits.md gives every formula.
+#include "fastsim/run/resource_estimate.hpp"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "fastsim/trace/atomic_file.hpp"
+
+namespace fastsim::run {
+
+namespace {
+
+// Bytes per trace row (the widest rows seen, rounded up) and per object in memory.
+constexpr double kFlowRow = 100;  // flows/<id>.csv, plus 10 per algorithm column
+constexpr double kFlowColumn = 10;
+constexpr double kLinkRow = 50;            // links/<id>.csv
+constexpr double kUdpRow = 60;             // udp/<id>.csv
+constexpr double kArrivalRow = 60;         // arrivals/<id>.csv
+constexpr double kArrivalFlowRow = 70;     // arrivals/<id>-flows.csv
+constexpr double kPacketBytes = 1500;      // a typical packet on a link (memory, packet counts)
+constexpr double kPacketMemory = 160;      // a pooled packet, its ring slot and growth slack
+constexpr double kFlowMemory = 16 * 1024;  // sender, receiver, routes, results of one flow
+constexpr double kLinkMemory = 4 * 1024;
+constexpr double kCompletedFlowMemory = 200;        // a finished arriving flow's record (and JSON)
+constexpr double kBaseMemory = 64.0 * 1024 * 1024;  // the program, the scenario, the output buffers
+
+double seconds_active(Duration start, std::optional<Duration> stop, Duration run) {
+  const double end = stop ? std::min(stop->to_seconds(), run.to_seconds()) : run.to_seconds();
+  return std::max(0.0, end - start.to_seconds());
+}
+
+uint64_t to_count(double x) {
+  return x >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(std::ceil(std::max(0.0, x)));
+}
+
+std::string bytes_text(uint64_t b) {
+  const double x = static_cast<double>(b);
+  if (x >= 1024.0 * 1024 * 1024)
+    return fmt::format("{:.1f} GiB", x / (1024.0 * 1024 * 1024));
+  return fmt::format("{:.1f} MiB", x / (1024.0 * 1024));
+}
+
+}  // namespace
+
+ResourceEstimate estimate_resources(const config::Scenario& s) {
+  const double duration = s.duration.to_seconds();
+  const double samples = std::floor(static_cast<double>(s.duration.ps()) / static_cast<double>(s.sample_interval.ps()));
+  const double tau = s.sample_interval.to_seconds();
+  double packets = 0, trace = 0, memory = kBaseMemory, files = 0;
+  const config::LinkSpec* bottleneck = nullptr;
+  // Packets offered to each link (data and ACKs), each capped by what the link can
+  // forward in the run: a TCP flow sends at most at the slowest rate on its path.
+  std::vector<double> data(s.links.size(), 0), acks(s.links.size(), 0);
+  auto offer = [&](const std::vector<size_t>& data_links, const std::vector<size_t>& ack_links, double bits,
+                   double packet_bytes) {
+    for (size_t l : data_links)
+      data[l] += bits / (8 * packet_bytes);
+    for (size_t l : ack_links)
+      acks[l] += bits / (8 * packet_bytes);  // at most one ACK per data packet
+  };
+  auto path_rate = [&](const config::FlowSpec& f) {
+    double r = 0;
+    for (size_t l : f.data_links)
+      r = r == 0 ? s.links[l].link.rate.to_double() : std::min(r, s.links[l].link.rate.to_double());
+    return r;
+  };
+  for (const auto& f : s.flows) {
+    // Retransmission timeouts: at most one per min(min_rto, initial_rto), each sending.
+    const Duration rto = std::max(std::min(f.tcp.min_rto, f.tcp.initial_rto), Duration::picoseconds(1));
+    packets += seconds_active(f.start, f.stop, s.duration) / rto.to_seconds();
+    const double bits = path_rate(f) * seconds_active(f.start, f.stop, s.duration);
+    offer(f.data_links, f.ack_links, f.size_bytes ? std::min(bits, 8.0 * *f.size_bytes) : bits, f.tcp.mss + 40.0);
+  }
+  for (const auto& u : s.udp)
+    offer(u.path.data_links, {}, u.rate.to_double() * seconds_active(u.start, u.stop, s.duration), u.packet_size);
+  for (size_t i = 0; i < s.links.size(); ++i) {
+    const double rate = s.links[i].link.rate.to_double();
+    packets +=
+        std::min(data[i], rate * duration / (8 * kPacketBytes)) + std::min(acks[i], rate * duration / (8 * 40.0));
+  }
+  // What each link can hold: its buffer, plus the packets on its wire. Links that only
+  // one TCP flow uses (access links) together hold no more than the flows' windows,
+  // which cannot grow far past what overflows the shared links: twice their buffers plus
+  // their rate times the longest round trip (slow start overshoots by up to 2).
+  std::vector<int> users(s.links.size(), 0);
+  auto use = [&](const std::vector<size_t>& links, int n) {
+    for (size_t l : links)
+      users[l] += n;
+  };
+  double max_rtt = 0;
+  for (const auto& f : s.flows) {
+    use(f.data_links, 1);
+    use(f.ack_links, 1);
+    double rtt = 0;
+    for (const auto* links : {&f.data_links, &f.ack_links}) {
+      for (size_t l : *links)
+        rtt += s.links[l].link.delay.to_seconds() + s.links[l].link.tick.to_seconds();
+    }
+    max_rtt = std::max(max_rtt, rtt);
+  }
+  for (const auto& u : s.udp)
+    use(u.path.data_links, 2);  // a UDP source can fill any buffer on its path
+  for (const auto& a : s.arrivals) {
+    for (const auto& p : a.paths) {
+      use(p.data_links, 2);
+      use(p.ack_links, 2);
+    }
+  }
+  double shared_held = 0, single_held = 0, windows = 0;
+  for (size_t i = 0; i < s.links.size(); ++i) {
+    const auto& l = s.links[i].link;
+    const double buffer = l.buffer.packets != 0 ? static_cast<double>(l.buffer.packets) : l.buffer.bytes / 40.0;
+    const double wire = l.rate.to_double() * (l.delay.to_seconds() + l.tick.to_seconds()) / (8 * kPacketBytes) + 1;
+    memory += kLinkMemory;
+    if (users[i] == 1) {
+      single_held += buffer + wire;
+    } else {
+      shared_held += buffer + wire;
+      windows += 2 * (buffer + l.rate.to_double() * max_rtt / (8 * kPacketBytes) + 1);
+    }
+  }
+  memory += (shared_held + (windows > 0 ? std::min(single_held, windows) : single_held)) * kPacketMemory;
+  for (const auto& l : s.links) {
+    if (l.monitor) {
+      trace += samples * kLinkRow;
+      memory += samples * 3 * sizeof(double);
+      files += 1;
+    }
+    if (l.link.id == s.bottleneck)
+      bottleneck = &l;
+  }
+  const auto flows = static_cast<double>(s.flows.size());
+  trace += flows * samples * (kFlowRow + kFlowColumn * 4);  // up to 4 algorithm columns
+  memory += flows * (kFlowMemory + samples * sizeof(double));
+  files += flows;
+  for (const auto& u : s.udp) {
+    // Every UDP packet is an event at its source, even the ones its first link drops.
+    packets += u.rate.to_double() * seconds_active(u.start, u.stop, s.duration) / (8.0 * u.packet_size);
+    memory += kFlowMemory;
+  }
+  std::vector<size_t> udp_entries;
+  for (const auto& u : s.udp)
+    udp_entries.push_back(u.path.json_index);
+  std::sort(udp_entries.begin(), udp_entries.end());
+  const auto udp_traces =
+      static_cast<double>(std::unique(udp_entries.begin(), udp_entries.end()) - udp_entries.begin());
+  trace += udp_traces * samples * kUdpRow;
+  files += udp_traces;
+  for (const auto& a : s.arrivals) {
+    const double capacity = bottleneck ? bottleneck->link.rate.to_double() : 0;
+    const double mean_size = a.size.mean_bytes();
+    const double rate = a.flows_per_s ? *a.flows_per_s : (a.load ? *a.load * capacity / (8 * mean_size) : 0);
+    const double arrivals = rate * seconds_active(a.start, a.stop, s.duration);
+    // Every arriving flow's bytes cross its path (the longest of the arrival's paths) once.
+    size_t hops = 0;
+    for (const auto& p : a.paths)
+      hops = std::max(hops, p.data_links.size() + p.ack_links.size());
+    packets += arrivals * std::ceil(mean_size / a.paths.front().tcp.mss) * static_cast<double>(hops);
+    memory += arrivals * kCompletedFlowMemory;
+    trace += samples * kArrivalRow;
+    files += a.traces ? 2 : 1;
+    if (a.traces && capacity > 0) {
+      // Flows in progress per sample (M/G/1 processor sharing: load / (1 - load), the
+      // load capped at 0.99), and every flow at least once.
+      // Overloaded (load > 1), the flows in progress pile up: on average half the excess
+      // arrivals of the run.
+      const double raw_load = rate * 8 * mean_size / capacity;
+      const double load = std::min(raw_load, 0.99);
+      const double piled = raw_load > 1 ? arrivals * (1 - 1 / raw_load) / 2 : 0;
+      const double in_progress = std::max({load / (1 - load), rate * tau, piled});
+      trace += (samples * in_progress + arrivals) * kArrivalFlowRow;
+    }
+    memory += kFlowMemory * std::max(1.0, rate * 8 * mean_size / std::max(capacity, 1.0) * 100);
+  }
+  ResourceEstimate e;
+  e.packets = to_count(packets);
+  e.trace_bytes = to_count(trace);
+  e.memory_bytes = to_count(memory + trace::AtomicFile::kDefaultBuffer * std::min(files, 32.0) + (1 << 20));
+  // The summary, the trace files kept open (beyond kMaxOpenTraceFiles none is), stdio.
+  e.open_files = to_count(4 + (files > static_cast<double>(trace::kMaxOpenTraceFiles) ? 1 : files));
+  return e;
+}
+
+config::Issues check_limits(const config::Scenario& s, const ResourceEstimate& e) {
+  config::Issues issues;
+  const config::Limits& l = s.limits;
+  auto over = [&](const char* name, uint64_t estimate, uint64_t limit, const std::string& what,
+                  const std::string& shown_estimate, const std::string& shown_limit) {
+    if (estimate > limit) {
+      issues.push_back({"", fmt::format("{} is estimated at {}, over the {} limit of {} (docs/limits.md; raise it "
+                                        "with --limit {}=VALUE or --limit {}=none)",
+                                        what, shown_estimate, name, shown_limit, name, name)});
+    }
+  };
+  over("memory", e.memory_bytes, l.memory_bytes, "the run's memory", bytes_text(e.memory_bytes),
+       bytes_text(l.memory_bytes));
+  over("trace-bytes", e.trace_bytes, l.trace_bytes, "the size of the trace files", bytes_text(e.trace_bytes),
+       bytes_text(l.trace_bytes));
+  over("packets", e.packets, l.packets, "the number of packets", fmt::format("{}", e.packets),
+       fmt::format("{}", l.packets));
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && e.open_files > rl.rlim_cur) {
+    issues.push_back({"", fmt::format("the run needs about {} open files, over the limit of {} (ulimit -n)",
+                                      e.open_files, static_cast<uint64_t>(rl.rlim_cur))});
+  }
+  return issues;
+}
+
+std::string describe(const ResourceEstimate& e) {
+  return fmt::format("packets ~{:.3g}, trace files ~{}, memory ~{}, open files ~{}", static_cast<double>(e.packets),
+                     bytes_text(e.trace_bytes), bytes_text(e.memory_bytes), e.open_files);
+}
+
+}  // namespace fastsim::run
