@@ -41,7 +41,7 @@ const char* kUsageText =
     "  algorithms [--json] list congestion-control algorithms and their parameters\n"
     "  sweep SPEC --out DIR [--backend local|slurm] [--jobs N] [--run-timeout S] [--dry-run] [--resume]\n"
     "        [--pack K] [--throttle N] [--partition P] [--time T] [--mem M] [--account A] [--sbatch LINE]\n"
-    "        [--max-array-size N] [--max-runs N]\n"
+    "        [--max-array-size N] [--max-runs N] [--limit NAME=VALUE ...]\n"
     "                      run a grid/zip of scenarios x replications (docs/sweeps.md)\n"
     "  collect DIR         write runs.csv, flows.csv and aggregate.csv of a sweep\n"
     "  check BASELINE [--results DIR] [--update] [--jobs N]\n"
@@ -71,8 +71,7 @@ fastsim::config::Scenario load(const std::string& file, const std::vector<std::s
   auto s = fastsim::config::parse_scenario(doc);
   for (const auto& l : limits)
     (void)fastsim::config::set_limit(s.limits, l);  // checked by limits_ok()
-  if (auto issues = fastsim::run::check_limits(s, fastsim::run::estimate_resources(s)); !issues.empty())
-    throw ScenarioError(std::move(issues));
+  fastsim::run::enforce_limits(s);
   return s;
 }
 

@@ -18,7 +18,9 @@
 #include <boost/program_options.hpp>
 
 #include "commands.hpp"
+#include "fastsim/config/limits.hpp"
 #include "fastsim/config/parse.hpp"
+#include "fastsim/run/resource_estimate.hpp"
 #include "fastsim/sweep/backends.hpp"
 #include "fastsim/sweep/check.hpp"
 #include "fastsim/sweep/collect.hpp"
@@ -154,6 +156,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   unsigned run_timeout = sweep::kDefaultRunTimeoutS;
   sweep::SlurmOptions slurm;
   uint64_t max_runs = sweep::kDefaultMaxRuns;
+  std::vector<std::string> limits;
   opts.add_options()("spec", po::value(&spec_file), "sweep spec (JSON)")("out", po::value(&out), "sweep folder")(
       "backend", po::value(&backend), "local (default) or slurm")("jobs", int_in_range(&jobs, "jobs", 1, kMaxJobs),
                                                                   "local worker processes, 1 to 4096 (default: cores)")(
@@ -171,6 +174,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "max-array-size", int_in_range(&slurm.max_array_size, "max-array-size", 1, kMaxArrayTasks),
       "slurm: split arrays at N tasks (default: the cluster's)")(
       "max-runs", int_in_range(&max_runs, "max-runs", 1, INT64_MAX), "refuse a sweep of more runs (default 100000)")(
+      "limit", po::value(&limits)->composing(), "raise a run's resource limit NAME=VALUE (docs/limits.md)")(
       "quiet,q", "no progress line");
   po::variables_map vm;
   if (!parse_options("sweep", args, opts, "spec", vm))
@@ -185,13 +189,26 @@ int cmd_sweep(const std::vector<std::string>& args) {
   }
   if (vm.count("run-timeout"))
     slurm.run_timeout_s = run_timeout;
+  config::Limits run_limits;
+  for (const auto& l : limits) {
+    if (auto error = config::set_limit(run_limits, l)) {
+      std::cerr << fmt::format("fastsim sweep: {}\n", *error);
+      return kUsage;
+    }
+  }
+  if (run_limits.interval_flow_entries != config::Limits{}.interval_flow_entries) {
+    std::cerr << "fastsim sweep: --limit interval-flows shapes a run's summary and is not available for sweeps "
+                 "(their runs list the default); raise memory, trace-bytes or packets\n";
+    return kUsage;
+  }
   const bool resume = vm.count("resume") > 0;
   slurm.dry_run = vm.count("dry-run") > 0;
   json spec_doc;
   std::vector<sweep::RunPlan> runs;
   try {
     spec_doc = config::load_json_file(spec_file);
-    const auto spec = sweep::parse_sweep_spec(spec_doc, fs::path(spec_file).parent_path().string());
+    auto spec = sweep::parse_sweep_spec(spec_doc, fs::path(spec_file).parent_path().string());
+    spec.limits = run_limits;
     if (slurm.dry_run && backend == "local") {
       // Streamed: one scenario in memory at a time. A validating pass first, so that a
       // bad spec prints its errors and no runs.
@@ -347,7 +364,7 @@ int cmd_check(const std::vector<std::string>& args) {
         config::apply_overrides(scenario, s.sets);
         if (s.seed)
           scenario["seed"] = *s.seed;
-        (void)config::parse_scenario(scenario);
+        run::enforce_limits(config::parse_scenario(scenario));
       } catch (const ScenarioError& e) {
         config::Issues located;
         for (const auto& issue : e.issues()) {

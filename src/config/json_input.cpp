@@ -3,6 +3,7 @@
 // parser is iterative, but copying, comparing and printing a document recurse per level)
 // and rejects a key given twice; and the --set overrides applied to a scenario.
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <fstream>
 #include <set>
@@ -103,9 +104,15 @@ json load_json_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw ScenarioError({{"", fmt::format("cannot open scenario file {}", quoted(path))}});
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return parse_json_text(buf.str(), path);
+  std::string text;  // read in chunks, bounded even for /dev/zero or a FIFO
+  std::array<char, 65536> chunk{};
+  while (text.size() <= kMaxJsonFileBytes && in.read(chunk.data(), chunk.size()).gcount() > 0)
+    text.append(chunk.data(), static_cast<size_t>(in.gcount()));
+  if (text.size() > kMaxJsonFileBytes) {
+    throw ScenarioError({{"", fmt::format("{} is larger than {} MiB, the limit for every JSON input of fastsim",
+                                          quoted(path), kMaxJsonFileBytes >> 20)}});
+  }
+  return parse_json_text(text, path);
 }
 
 int json_depth(const json& j) {

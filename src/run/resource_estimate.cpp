@@ -218,4 +218,9 @@ std::string describe(const ResourceEstimate& e) {
                      bytes_text(e.trace_bytes), bytes_text(e.memory_bytes), e.open_files);
 }
 
+void enforce_limits(const config::Scenario& scenario) {
+  if (auto issues = check_limits(scenario, estimate_resources(scenario)); !issues.empty())
+    throw config::ScenarioError(std::move(issues));
+}
+
 }  // namespace fastsim::run

@@ -95,7 +95,7 @@ int execute_run(const fs::path& dir, std::ostream& log) {
   try {
     const auto doc = config::load_json_file((dir / "scenario.json").string());
     const auto scenario = config::parse_scenario(doc);
-    run::Experiment exp(scenario);
+    run::Experiment exp(scenario);  // its limits were checked when the sweep was validated
     run::RunOptions options;
     options.out_dir = dir.string();
     const auto& r = exp.run(options);

@@ -12,6 +12,7 @@
 #include "fastsim/config/parse.hpp"
 #include "fastsim/config/units.hpp"
 #include "fastsim/core/rng.hpp"
+#include "fastsim/run/resource_estimate.hpp"
 
 namespace fastsim::sweep {
 
@@ -291,7 +292,9 @@ void for_each_run(const SweepSpec& spec, const std::string& version, uint64_t ma
     scenario["seed"] = derive_seed(spec.base_seed, 0);
     bool valid = true;
     try {
-      (void)config::parse_scenario(scenario);
+      auto parsed = config::parse_scenario(scenario);
+      parsed.limits = spec.limits;
+      run::enforce_limits(parsed);
     } catch (const ScenarioError& e) {
       valid = false;
       for (const auto& issue : e.issues())

@@ -505,6 +505,31 @@ TEST_CASE("validate prints the resource estimate and refuses a run past a limit"
   fs::remove_all(dir);
 }
 
+TEST_CASE("a sweep refuses a point over a resource limit before running anything; --limit raises it",
+          "[cli][limits][sweep]") {
+  const fs::path dir = temp_dir("sweep-limits");
+  const std::string spec = (dir / "spec.json").string();
+  // The same 10^7-row traces as above at one point of the grid; the other point is small.
+  std::ofstream(spec) << R"({"base": {"duration": "100s", "sample_interval": "1s",
+    "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "1ms", "buffer": "100pkt"},
+                              "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+    "flows": [{"id": "f", "count": 2, "rtt": "10ms"}]},
+    "grid": {"/sample_interval": ["1s", "10us"]}})";
+  const std::string out = (dir / "out").string();
+  auto r = run_command(kBinary + " sweep " + spec + " --quiet --out " + out);
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("/sample_interval") && Catch::Contains("\"10us\"") &&
+                           Catch::Contains("over the trace-bytes limit of 2.0 GiB"));
+  CHECK_FALSE(fs::exists(out));  // refused before the folder was made
+  r = run_command(kBinary + " sweep " + spec + " --dry-run --limit trace-bytes=4G --out " + out);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("2 runs"));
+  CHECK(run_command(kBinary + " sweep " + spec + " --dry-run --limit interval-flows=5 --out " + out).exit_code == 2);
+  CHECK(run_command(kBinary + " sweep " + spec + " --dry-run --limit speed=1 --out " + out).exit_code == 2);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("intervals[] lists at most interval-flows entries and summarises the rest", "[cli][limits]") {
   const fs::path dir = temp_dir("interval-cap");
   const std::string scenario = (dir / "s.json").string();

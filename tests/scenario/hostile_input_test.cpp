@@ -64,6 +64,14 @@ TEST_CASE("JSON nests at most 64 levels: 64 parse, 65 are rejected", "[unit][hos
                   ScenarioError);
 }
 
+TEST_CASE("an endless JSON input (/dev/zero) is refused after the size limit, never read to exhaustion",
+          "[cli][hostile]") {
+  const auto r = run_command(kBinary + " validate /dev/zero");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("is larger than 256 MiB, the limit for every JSON input"));
+}
+
 TEST_CASE("destroying a 100000-level json does not overflow the stack", "[unit][hostile]") {
   // nlohmann >= 3.10 destroys iteratively; only copy, compare and dump recurse, and the
   // depth limit keeps those away from such documents.

@@ -27,7 +27,12 @@ inline constexpr int kMaxJsonDepth = 64;
 /// object. Throws ScenarioError naming `source` on any problem (syntax, depth, duplicate).
 nlohmann::json parse_json_text(const std::string& text, const std::string& source);
 
-/// Reads a JSON file as parse_json_text does; throws ScenarioError on I/O or syntax errors.
+/// The largest JSON file fastsim reads (256 MiB: a summary.json of 10 000 flows is ~10 MB);
+/// a larger file, or an endless one such as /dev/zero, is refused after reading this much.
+inline constexpr size_t kMaxJsonFileBytes = size_t{256} << 20;
+
+/// Reads a JSON file as parse_json_text does; throws ScenarioError on I/O or syntax errors
+/// and for files over kMaxJsonFileBytes.
 nlohmann::json load_json_file(const std::string& path);
 
 /// Levels of nested arrays/objects in `j` (a scalar: 0, {} or []: 1).

@@ -23,6 +23,9 @@ struct ResourceEstimate {
 /// One issue per limit of `scenario.limits` the estimate exceeds, naming the limit, its
 /// value, the estimate and the option that raises it; empty when within every limit.
 [[nodiscard]] config::Issues check_limits(const config::Scenario& scenario, const ResourceEstimate& estimate);
+/// Throws config::ScenarioError with check_limits' issues if the scenario's estimate
+/// exceeds any of its limits (`fastsim run`, `validate`, each point of a sweep, `check`).
+void enforce_limits(const config::Scenario& scenario);
 /// "packets ~N, trace files ~X MB, memory ~Y MB, open files N" for `fastsim validate`.
 [[nodiscard]] std::string describe(const ResourceEstimate& estimate);
 

@@ -20,6 +20,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fastsim/config/limits.hpp"
+
 namespace fastsim::sweep {
 
 struct Parameter {
@@ -34,6 +36,9 @@ struct SweepSpec {
   std::vector<Parameter> zip;   ///< advanced together (equal lengths)
   uint64_t replications = 1;
   uint64_t base_seed = 1;  ///< the spec's "seed", else the base scenario's, else 1
+  /// Every point is refused at validation if a run's estimated cost exceeds these
+  /// (docs/limits.md; `fastsim sweep --limit` raises them).
+  config::Limits limits;
 };
 
 /// The default limit on the runs of one sweep (`fastsim sweep --max-runs` raises it).
