@@ -50,6 +50,21 @@ const char* kUsageText =
     "  --help              print this help\n";
 
 /// Checks every --limit NAME=VALUE; prints the problem and returns false on a bad one.
+/// --set arguments have the form /json/pointer=value (a usage error otherwise, exit 2);
+/// what the pointer and value mean is checked with the scenario.
+bool sets_ok(const std::string& cmd, const std::vector<std::string>& sets) {
+  for (const auto& a : sets) {
+    if (a.size() < 2 || a[0] != '/' || a.find('=') == std::string::npos) {
+      std::cerr << fmt::format(
+          "fastsim {}: --set expects /json/pointer=value, like /duration=10s or /flows/0/algorithm=cubic, got "
+          "\"{}\"\n",
+          cmd, a);
+      return false;
+    }
+  }
+  return true;
+}
+
 bool limits_ok(const std::string& cmd, const std::vector<std::string>& limits) {
   fastsim::config::Limits scratch;
   for (const auto& l : limits) {
@@ -94,7 +109,7 @@ int cmd_validate(const std::vector<std::string>& args) {
     std::cerr << "usage: fastsim validate FILE [--set /json/pointer=value ...] [--limit NAME=VALUE ...]\n";
     return kUsage;
   }
-  if (!limits_ok("validate", limits))
+  if (!sets_ok("validate", sets) || !limits_ok("validate", limits))
     return kUsage;
   try {
     auto s = load(file, sets, std::nullopt, limits);
@@ -174,13 +189,7 @@ int cmd_run(const std::vector<std::string>& args) {
     std::cerr << "fastsim run: need a scenario FILE and --out DIR\n" << kUsageText;
     return kUsage;
   }
-  for (const auto& a : sets) {
-    if (a.size() < 2 || a[0] != '/' || a.find('=') == std::string::npos) {
-      std::cerr << fmt::format("fastsim run: --set expects /json/pointer=value, got \"{}\"\n", a);
-      return kUsage;
-    }
-  }
-  if (!limits_ok("run", limits))
+  if (!sets_ok("run", sets) || !limits_ok("run", limits))
     return kUsage;
   const bool quiet = vm.count("quiet") > 0;
   std::optional<fastsim::config::Scenario> scenario;

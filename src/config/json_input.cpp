@@ -192,7 +192,7 @@ void apply_overrides(json& doc, const std::vector<std::string>& assignments) {
     }
     const auto eq = a.find('=');
     if (eq == std::string::npos || a.empty() || a[0] != '/') {
-      issues.push_back({option, "expected /json/pointer=value, like /duration=10s or /flows/0/cc=cubic"});
+      issues.push_back({option, "expected /json/pointer=value, like /duration=10s or /flows/0/algorithm=cubic"});
       continue;
     }
     const std::string pointer = a.substr(0, eq);

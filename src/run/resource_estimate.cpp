@@ -75,6 +75,8 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
     // Retransmission timeouts: at most one per min(min_rto, initial_rto), each sending.
     const Duration rto = std::max(std::min(f.tcp.min_rto, f.tcp.initial_rto), Duration::picoseconds(1));
     packets += seconds_active(f.start, f.stop, s.duration) / rto.to_seconds();
+    if (f.on_off)  // one event per on or off period, even when the period sends nothing
+      packets += 2 * seconds_active(f.start, f.stop, s.duration) / (f.on_off->on + f.on_off->off).to_seconds();
     const double bits = path_rate(f) * seconds_active(f.start, f.stop, s.duration);
     offer(f.data_links, f.ack_links, f.size_bytes ? std::min(bits, 8.0 * *f.size_bytes) : bits, f.tcp.mss + 40.0);
   }
@@ -143,6 +145,8 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
   for (const auto& u : s.udp) {
     // Every UDP packet is an event at its source, even the ones its first link drops.
     packets += u.rate.to_double() * seconds_active(u.start, u.stop, s.duration) / (8.0 * u.packet_size);
+    if (u.type == config::UdpSpec::Type::kParetoOnOff)  // one event per on or off period
+      packets += 2 * seconds_active(u.start, u.stop, s.duration) / (u.mean_on + u.mean_off).to_seconds();
     memory += kFlowMemory;
   }
   std::vector<size_t> udp_entries;
@@ -183,8 +187,8 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
   e.packets = to_count(packets);
   e.trace_bytes = to_count(trace);
   e.memory_bytes = to_count(memory + trace::AtomicFile::kDefaultBuffer * std::min(files, 32.0) + (1 << 20));
-  // The summary, the trace files kept open (beyond kMaxOpenTraceFiles none is), stdio.
-  e.open_files = to_count(4 + (files > static_cast<double>(trace::kMaxOpenTraceFiles) ? 1 : files));
+  // The summary, the trace files kept open (beyond open_trace_files_allowed() none is), stdio.
+  e.open_files = to_count(4 + (files > static_cast<double>(trace::open_trace_files_allowed()) ? 1 : files));
   return e;
 }
 

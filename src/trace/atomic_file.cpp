@@ -3,6 +3,7 @@
 #include "fastsim/trace/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,13 +16,20 @@
 
 namespace fastsim::trace {
 
+size_t open_trace_files_allowed() {
+  rlimit rl{};
+  if (::getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+    return kMaxOpenTraceFiles;
+  return std::min<size_t>(kMaxOpenTraceFiles, rl.rlim_cur > 16 ? (rl.rlim_cur - 16) / 2 : 0);
+}
+
 TraceFileOptions trace_file_options(size_t files) {
   // Trace rows are about 100 bytes: even 512 B means one write() per ~5 rows, and only
   // runs with over 2000 trace files get that little.
   constexpr size_t kBudget = size_t{1} << 20;
   constexpr size_t kMin = 512;
   return {std::clamp(kBudget / std::max<size_t>(files, 1), kMin, AtomicFile::kDefaultBuffer),
-          files > kMaxOpenTraceFiles};
+          files > open_trace_files_allowed()};
 }
 
 AtomicFile::AtomicFile(std::string path, size_t buffer_bytes, bool transient)

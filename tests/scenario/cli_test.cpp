@@ -465,6 +465,13 @@ TEST_CASE("a run with more traced flows than open files allowed writes every tra
     ++traces;
   }
   CHECK(traces == 400);
+  // Fewer trace files than 64 but more than a small `ulimit -n` allows: the files kept
+  // open follow the limit (60 flows under `ulimit -n 40` were refused while 200 ran).
+  const auto small = run_command("ulimit -n 40 && " + kBinary + " run " + scenario +
+                                 " --quiet --set /flows/0/count=60 --out " + (dir / "out60").string());
+  INFO(small.output);
+  CHECK(small.exit_code == 0);
+  CHECK(fs::exists(dir / "out60" / "flows" / "f-59.csv"));
   fs::remove_all(dir);
 }
 
@@ -500,6 +507,12 @@ TEST_CASE("validate prints the resource estimate and refuses a run past a limit"
                   " --set /flows/0/max_rto=1ns --set /sample_interval=1s --set /duration=200s");
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Catch::Contains("the number of packets is estimated at 400001"));
+  // On/off periods of 1 ns over 1000 s: 10^12 toggle events, whatever the flow sends.
+  r = run_command(kBinary + " validate " + scenario +
+                  " --limit trace-bytes=none --set /sample_interval=1s --set /duration=1000s"
+                  " --set /flows/0/on_off/on=1ns --set /flows/0/on_off/off=1ns");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("over the packets limit"));
   CHECK(run_command(kBinary + " validate " + scenario + " --limit speed=1").exit_code == 2);
   CHECK(run_command(kBinary + " validate " + scenario + " --limit packets=1G").exit_code == 2);  // no units
   fs::remove_all(dir);

@@ -186,6 +186,16 @@ TEST_CASE("--set / names the option and says what a valid pointer looks like", "
   CHECK_THAT(empty.output, Catch::Contains("has an empty key"));
 }
 
+TEST_CASE("a --set without /pointer=value is a usage error under run and validate alike", "[cli][hostile]") {
+  for (const std::string& cmd : {" validate " + kDemo, " run " + kDemo + " --quiet --out /tmp/fastsim-never"}) {
+    const auto r = run_command(kBinary + cmd + " --set x=1");
+    INFO(cmd << "\n" << r.output);
+    CHECK(r.exit_code == 2);  // validate said 1, run 2
+    CHECK_THAT(r.output, Catch::Contains("--set expects /json/pointer=value") &&
+                             Catch::Contains("/flows/0/algorithm=cubic") && Catch::Contains("\"x=1\""));
+  }
+}
+
 TEST_CASE("a metric index too large for size_t names no element (check used to abort)", "[unit][hostile]") {
   const json summary = json::parse(R"({"intervals": [{"jain": 0.5}]})");
   CHECK(fastsim::sweep::metric_value(summary, "/intervals/0/jain") == 0.5);

@@ -56,8 +56,9 @@ TEST_CASE("a write error throws with the path and the OS error; the previous fil
 namespace {
 std::string scenario_file(const fs::path& dir, const std::string& name, const std::string& sample_interval) {
   const fs::path p = dir / (name + ".json");
-  std::ofstream(p) << R"({"name": ")" << name << R"(", "duration": "5s", "sample_interval": ")" << sample_interval
-                   << R"(", "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "5ms", "buffer": "100pkt"},
+  std::ofstream(p)
+      << R"({"name": ")" << name << R"(", "duration": "5s", "sample_interval": ")" << sample_interval
+      << R"(", "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "5ms", "buffer": "100pkt"},
                          "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
                        "flows": [{"id": "a", "algorithm": "reno", "rtt": "40ms"},
                                  {"id": "b", "algorithm": "reno", "rtt": "80ms"}]})";

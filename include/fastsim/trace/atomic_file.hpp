@@ -26,9 +26,12 @@ struct TraceFileOptions {
 /// Up to this many trace files keep their descriptor open for the whole run; more are
 /// written transient (see above), so the descriptors a run needs do not grow with them.
 inline constexpr size_t kMaxOpenTraceFiles = 64;
+/// The trace files a run keeps open: kMaxOpenTraceFiles, fewer when the process may open
+/// few files (half of `ulimit -n` beyond 16, so a small limit still leaves room).
+size_t open_trace_files_allowed();
 /// Options for `files` trace files written at once: they share a 1 MB buffer budget
 /// (1000 traced flows get 1 KB each, a handful of files 32 KB), within [512 B, 32 KB],
-/// and are transient beyond kMaxOpenTraceFiles.
+/// and are transient beyond open_trace_files_allowed().
 TraceFileOptions trace_file_options(size_t files);
 
 class AtomicFile {
