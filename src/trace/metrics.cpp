@@ -101,6 +101,7 @@ std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double 
   std::vector<int64_t> delta(n_intervals + 1, 0);
   for (size_t f = 0; f < flows.size(); ++f) {
     auto a = static_cast<size_t>(std::lower_bound(cuts.begin(), cuts.end(), flows[f].start - 2 * kEps) - cuts.begin());
+    a = std::min(a, n_intervals);  // a flow that starts after the run: no interval
     while (a < n_intervals && !(flows[f].start <= cuts[a] + kEps))
       ++a;
     // b: the number of cuts c with c - eps <= end (an interval i qualifies iff i + 1 < b).

@@ -61,6 +61,15 @@ TEST_CASE("convergence is the first period after which the rate stays in the ban
   CHECK_FALSE(convergence_periods(ramp, 0.01).has_value());          // 100 is 3 % off the mean: never within 1 %
 }
 
+TEST_CASE("a flow that starts after the run has no interval (found by fuzz_run under ASan)", "[metrics]") {
+  // Its start is past every cut: the planner indexed one past its difference array.
+  const auto plans = plan_intervals({{0, 10}, {15, 20}, {10.5, 12}}, 10, 1, 0);
+  REQUIRE(plans.size() == 1);
+  CHECK(plans[0].start == 0);
+  CHECK(plans[0].end == 10);
+  CHECK(plans[0].flows == std::vector<size_t>{0});
+}
+
 TEST_CASE("capacity-change events split intervals without being flows", "[metrics]") {
   // One flow over [0, 30) s; a CBR source from 10 s to 20 s.
   const auto plans = plan_intervals({{0, 30}}, 30, 1, 0, {10, 20, 0, 30, 45});
