@@ -32,6 +32,11 @@ const char* kValid = R"({
   "flows": [{"id": "a", "rtt": "40ms"}]
 })";
 
+/// The 10 Mb/s dumbbell of kValid, for scenarios spliced around it.
+const std::string kSmallDumbbell = R"("topology": {"dumbbell": {
+    "bottleneck": {"rate": "10Mbps", "delay": "1ms", "buffer": "100pkt"},
+    "access": {"rate": "1Gbps", "buffer": "1000pkt"}}})";
+
 }  // namespace
 
 TEST_CASE("every shipped scenario validates", "[cli]") {
@@ -480,9 +485,7 @@ TEST_CASE("validate prints the resource estimate and refuses a run past a limit"
   const std::string scenario = (dir / "s.json").string();
   // Two traced flows sampled every 10 us for 100 s: 10^7 rows each, ~3 GB of traces
   // (the sample cap of 10^7 per series let this through).
-  std::ofstream(scenario) << R"({"duration": "100s", "sample_interval": "10us",
-    "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "1ms", "buffer": "100pkt"},
-                              "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+  std::ofstream(scenario) << R"({"duration": "100s", "sample_interval": "10us", )" + kSmallDumbbell + R"(,
     "flows": [{"id": "f", "count": 2, "rtt": "10ms"}]})";
   auto r = run_command(kBinary + " validate " + scenario);
   INFO(r.output);
@@ -523,9 +526,7 @@ TEST_CASE("a sweep refuses a point over a resource limit before running anything
   const fs::path dir = temp_dir("sweep-limits");
   const std::string spec = (dir / "spec.json").string();
   // The same 10^7-row traces as above at one point of the grid; the other point is small.
-  std::ofstream(spec) << R"({"base": {"duration": "100s", "sample_interval": "1s",
-    "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "1ms", "buffer": "100pkt"},
-                              "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+  std::ofstream(spec) << R"({"base": {"duration": "100s", "sample_interval": "1s", )" + kSmallDumbbell + R"(,
     "flows": [{"id": "f", "count": 2, "rtt": "10ms"}]},
     "grid": {"/sample_interval": ["1s", "10us"]}})";
   const std::string out = (dir / "out").string();
@@ -547,9 +548,7 @@ TEST_CASE("intervals[] lists at most interval-flows entries and summarises the r
   const fs::path dir = temp_dir("interval-cap");
   const std::string scenario = (dir / "s.json").string();
   // Intervals [0,1) with 1 flow, [1,2) with 2, [2,4) with 3.
-  std::ofstream(scenario) << R"({"duration": "4s", "sample_interval": "100ms",
-    "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "1ms", "buffer": "100pkt"},
-                              "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+  std::ofstream(scenario) << R"({"duration": "4s", "sample_interval": "100ms", )" + kSmallDumbbell + R"(,
     "flows": [{"id": "a", "rtt": "10ms"}, {"id": "b", "rtt": "10ms", "start": "1s"},
               {"id": "c", "rtt": "10ms", "start": "2s"}]})";
   auto r = run_command(kBinary + " run " + scenario + " --quiet --out " + (dir / "full").string());

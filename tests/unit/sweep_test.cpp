@@ -27,6 +27,16 @@ SweepSpec spec_of(const std::string& extra) {
   doc["base"] = kBase;
   return parse_sweep_spec(doc, ".");
 }
+
+/// The message of the error expanding spec_of(extra) throws, or "no error".
+std::string expand_error(const std::string& extra) {
+  try {
+    (void)expand(spec_of(extra), "v");
+  } catch (const config::ScenarioError& e) {
+    return std::string(e.what());
+  }
+  return std::string("no error");
+}
 }  // namespace
 
 TEST_CASE("grid and zip expand in a fixed order with replications", "[sweep]") {
@@ -87,25 +97,17 @@ TEST_CASE("run ids are stable and depend on the scenario, the seed and the versi
 }
 
 TEST_CASE("bad sweep specs and bad points name their JSON path", "[sweep][bad-input]") {
-  auto error_of = [](const std::string& extra) {
-    try {
-      (void)expand(spec_of(extra), "v");
-    } catch (const config::ScenarioError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  CHECK_THAT(error_of(R"("grid": {"flows/0/rtt": ["20ms"]})"), Catch::Contains("/grid/flows~10~1rtt"));
-  CHECK_THAT(error_of(R"("grid": {"/flows/0/rtt": []})"), Catch::Contains("expected a non-empty array"));
-  CHECK_THAT(error_of(R"("zip": {"/flows/0/rtt": ["20ms"], "/duration": ["1s", "2s"]})"),
+  CHECK_THAT(expand_error(R"("grid": {"flows/0/rtt": ["20ms"]})"), Catch::Contains("/grid/flows~10~1rtt"));
+  CHECK_THAT(expand_error(R"("grid": {"/flows/0/rtt": []})"), Catch::Contains("expected a non-empty array"));
+  CHECK_THAT(expand_error(R"("zip": {"/flows/0/rtt": ["20ms"], "/duration": ["1s", "2s"]})"),
              Catch::Contains("zipped lists must have equal lengths"));
-  CHECK_THAT(error_of(R"("replications": 0)"), Catch::Contains("/replications"));
-  CHECK_THAT(error_of(R"("grid": {"/seed": [1, 2]})"), Catch::Contains("/grid/~1seed"));
-  CHECK_THAT(error_of(R"("colour": 1)"), Catch::Contains("/colour: unknown key"));
-  CHECK_THAT(error_of(R"("grid": {"/flows/0/rtt": ["50ms", "50ms"]})"),
+  CHECK_THAT(expand_error(R"("replications": 0)"), Catch::Contains("/replications"));
+  CHECK_THAT(expand_error(R"("grid": {"/seed": [1, 2]})"), Catch::Contains("/grid/~1seed"));
+  CHECK_THAT(expand_error(R"("colour": 1)"), Catch::Contains("/colour: unknown key"));
+  CHECK_THAT(expand_error(R"("grid": {"/flows/0/rtt": ["50ms", "50ms"]})"),
              Catch::Contains("/grid: points {\"/flows/0/rtt\":\"50ms\"} and {\"/flows/0/rtt\":\"50ms\"} give the "
                              "same scenario"));
-  CHECK_THAT(error_of(R"("grid": {"/flows/0/rtt": ["20ms", "-5ms"]})"),
+  CHECK_THAT(expand_error(R"("grid": {"/flows/0/rtt": ["20ms", "-5ms"]})"),
              Catch::Contains("/flows/0/rtt: point {\"/flows/0/rtt\":\"-5ms\"}"));
 }
 
@@ -269,26 +271,18 @@ TEST_CASE("a sweep reads the base seed as fastsim run does", "[sweep][bad-input]
 }
 
 TEST_CASE("grid values are compared as the scenario reader reads them", "[sweep][bad-input]") {
-  auto error_of = [](const std::string& extra) {
-    try {
-      (void)expand(spec_of(extra), "v");
-    } catch (const config::ScenarioError& e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  const std::string durations = error_of(R"("grid": {"/duration": ["1s", 1, "1000ms"]})");
+  const std::string durations = expand_error(R"("grid": {"/duration": ["1s", 1, "1000ms"]})");
   CHECK_THAT(durations, Catch::Contains("/grid: points {\"/duration\":\"1s\"} and {\"/duration\":1} give the same "
                                         "scenario (/duration: \"1s\" and 1 are one value)"));
   CHECK_THAT(durations, Catch::Contains("{\"/duration\":\"1s\"} and {\"/duration\":\"1000ms\"}"));
-  CHECK_THAT(error_of(R"("grid": {"/flows/0/count": [1, 1.0]})"), Catch::Contains("give the same scenario"));
-  CHECK_THAT(error_of(R"("zip": {"/topology/dumbbell/bottleneck/rate": ["10Mbps", "10000kbps"]})"),
+  CHECK_THAT(expand_error(R"("grid": {"/flows/0/count": [1, 1.0]})"), Catch::Contains("give the same scenario"));
+  CHECK_THAT(expand_error(R"("zip": {"/topology/dumbbell/bottleneck/rate": ["10Mbps", "10000kbps"]})"),
              Catch::Contains("/zip: points"));
-  CHECK_THAT(error_of(R"("grid": {"/topology/dumbbell/bottleneck/buffer": ["1500B", 1500, "100pkt"]})"),
+  CHECK_THAT(expand_error(R"("grid": {"/topology/dumbbell/bottleneck/buffer": ["1500B", 1500, "100pkt"]})"),
              Catch::Contains("/topology/dumbbell/bottleneck/buffer: \"1500B\" and 1500 are one value"));
   // Different values, and strings that only look like quantities where the reader takes any string.
-  CHECK(error_of(R"("grid": {"/duration": ["1s", 2, "3000ms"]})") == "no error");
-  CHECK(error_of(R"("grid": {"/name": ["1s", "1000ms"]})") == "no error");
+  CHECK(expand_error(R"("grid": {"/duration": ["1s", 2, "3000ms"]})") == "no error");
+  CHECK(expand_error(R"("grid": {"/name": ["1s", "1000ms"]})") == "no error");
 }
 
 TEST_CASE("CSV fields are quoted as RFC 4180 says", "[sweep]") {
