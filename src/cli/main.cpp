@@ -113,7 +113,7 @@ int cmd_validate(const std::vector<std::string>& args) {
     return kUsage;
   try {
     auto s = load(file, sets, std::nullopt, limits);
-    std::cout << fmt::format("{}: ok ({} flows, {} links, {} s)\n", file, s.flows.size(), s.links.size(),
+    std::cout << fmt::format("{}: ok ({} flows, {} links, {:.9g} s)\n", file, s.flows.size(), s.links.size(),
                              s.duration.to_seconds());
     std::cout << fmt::format("estimate: {}\n", fastsim::run::describe(fastsim::run::estimate_resources(s)));
     return kOk;

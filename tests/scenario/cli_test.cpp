@@ -594,3 +594,12 @@ TEST_CASE("per-flow arrival traces are estimated from the arrival rate, on the h
   CHECK(bytes < 16u << 20);  // ... and within the estimate (15.3 MiB) that passed
   fs::remove_all(dir);
 }
+
+TEST_CASE("validate shows the run's duration as written", "[cli]") {
+  // 200 ms is 2e11 ps; ps * 1e-12 printed in full read 0.19999999999999998 s.
+  const auto r = run_command(kBinary + " validate " + kSource +
+                             "/configs/reno-single.json --set /duration=200ms --set /sample_interval=100ms");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("links, 0.2 s)"));
+}
