@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -13,8 +14,11 @@
 #include "commands.hpp"
 #include "fastsim/cc/registry.hpp"
 #include "fastsim/config/parse.hpp"
+#include "fastsim/config/units.hpp"
 #include "fastsim/run/experiment.hpp"
 #include "fastsim/run/resource_estimate.hpp"
+#include "fastsim/tcp/stack_profile.hpp"
+#include "fastsim/tcp/tcp_settings.hpp"
 #include "int_option.hpp"
 
 namespace po = boost::program_options;
@@ -38,7 +42,7 @@ const char* kUsageText =
     "                      check a scenario and report every problem with its JSON path;\n"
     "                      print the run's estimated packets, trace bytes, memory, open files\n"
     "                      (limits: memory, trace-bytes, packets, interval-flows; docs/limits.md)\n"
-    "  algorithms [--json] list congestion-control algorithms and their parameters\n"
+    "  algorithms [--json] list congestion-control algorithms, their parameters and the TCP settings per stack\n"
     "  sweep SPEC --out DIR [--backend local|slurm] [--jobs N] [--run-timeout S] [--dry-run] [--resume]\n"
     "        [--pack K] [--throttle N] [--partition P] [--time T] [--mem M] [--account A] [--sbatch LINE]\n"
     "        [--max-array-size N] [--max-runs N] [--limit NAME=VALUE ...]\n"
@@ -126,6 +130,55 @@ int cmd_validate(const std::vector<std::string>& args) {
   }
 }
 
+/// A TCP setting's value in `c` as a scenario writes it.
+std::string setting_value(const fastsim::tcp::TcpSetting& s, const fastsim::tcp::TcpConfig& c) {
+  using fastsim::tcp::TcpConfig;
+  struct Format {
+    const fastsim::tcp::TcpSetting& s;
+    const TcpConfig& c;
+    std::string operator()(bool TcpConfig::*m) const { return c.*m ? "true" : "false"; }
+    std::string operator()(fastsim::Duration TcpConfig::*m) const { return fastsim::config::format_duration(c.*m); }
+    std::string operator()(double TcpConfig::*m) const {
+      return s.unlimited_from != 0 && c.*m >= s.unlimited_from ? "infinite" : fmt::format("{}", c.*m);
+    }
+    std::string operator()(uint32_t TcpConfig::*m) const { return fmt::format("{}", c.*m); }
+    std::string operator()(uint64_t TcpConfig::*m) const { return c.*m == 0 ? "unlimited" : fmt::format("{}", c.*m); }
+  };
+  return std::visit(Format{s, c}, s.member);
+}
+
+/// A parameter's default under every stack profile (the algorithm's own where no row).
+nlohmann::json param_stack_defaults(const fastsim::cc::AlgorithmInfo& a, const fastsim::cc::ParamSpec& p) {
+  nlohmann::json out = nlohmann::json::object();
+  for (fastsim::tcp::Stack st : fastsim::tcp::kStacks) {
+    fastsim::cc::ParamValues v = fastsim::cc::ParamValues::defaults(a.params);
+    fastsim::tcp::apply_stack_params(st, a.name, v);
+    const std::string name(fastsim::tcp::stack_name(st));
+    if (p.choices.empty()) {
+      out[name] = v.get(p.name);
+    } else {
+      out[name] = v.choice(p.name);
+    }
+  }
+  return out;
+}
+
+/// The TCP settings with their value under each stack profile.
+void print_tcp_settings() {
+  std::cout << fmt::format(
+      "\nTCP settings (\"defaults\" or per flow; \"stack\" picks a profile, default {}; "
+      "explicit settings override it)\n",
+      fastsim::tcp::stack_name(fastsim::tcp::kDefaultStack));
+  std::cout << fmt::format("  {:<20} {:<10} {:<10} {:<10} {}\n", "setting", "rfc", "linux", "ns2", "meaning");
+  const fastsim::tcp::TcpConfig rfc = fastsim::tcp::stack_config(fastsim::tcp::Stack::kRfc);
+  const fastsim::tcp::TcpConfig lnx = fastsim::tcp::stack_config(fastsim::tcp::Stack::kLinux);
+  const fastsim::tcp::TcpConfig ns2 = fastsim::tcp::stack_config(fastsim::tcp::Stack::kNs2);
+  for (const auto& s : fastsim::tcp::tcp_settings()) {
+    std::cout << fmt::format("  {:<20} {:<10} {:<10} {:<10} {}\n", s.name, setting_value(s, rfc), setting_value(s, lnx),
+                             setting_value(s, ns2), s.help);
+  }
+}
+
 int cmd_algorithms(const std::vector<std::string>& args) {
   if (args.size() > 1 || (args.size() == 1 && args[0] != "--json")) {
     std::cerr << "usage: fastsim algorithms [--json]\n";
@@ -142,7 +195,8 @@ int cmd_algorithms(const std::vector<std::string>& args) {
                           {"min", p.min},
                           {"max", p.max},
                           {"unit", p.unit},
-                          {"help", p.help}});
+                          {"help", p.help},
+                          {"stack_defaults", param_stack_defaults(a, p)}});
         if (!p.choices.empty()) {
           params.back()["choices"] = p.choices;
           params.back()["default"] = p.choices.front();
@@ -163,12 +217,17 @@ int cmd_algorithms(const std::vector<std::string>& args) {
       if (!p.choices.empty()) {
         std::cout << fmt::format("  {:<18} default {:<8} one of {:<13} {}\n", p.name, p.choices.front(),
                                  fmt::format("{}", fmt::join(p.choices, "|")), p.help);
-        continue;
+      } else {
+        std::cout << fmt::format("  {:<18} default {:<8} range [{}, {}] {:<12} {}\n", p.name, p.default_value, p.min,
+                                 p.max, p.unit, p.help);
       }
-      std::cout << fmt::format("  {:<18} default {:<8} range [{}, {}] {:<12} {}\n", p.name, p.default_value, p.min,
-                               p.max, p.unit, p.help);
+      const nlohmann::json by_stack = param_stack_defaults(a, p);
+      if (by_stack["rfc"] != by_stack["linux"] || by_stack["rfc"] != by_stack["ns2"])
+        std::cout << fmt::format("  {:<18} (stack defaults: rfc {}, linux {}, ns2 {})\n", "", by_stack["rfc"].dump(),
+                                 by_stack["linux"].dump(), by_stack["ns2"].dump());
     }
   }
+  print_tcp_settings();
   return kOk;
 }
 

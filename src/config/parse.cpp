@@ -62,15 +62,20 @@ std::optional<Duration> read_run(Reader& top, Scenario& s, json& resolved) {
   return duration;
 }
 
-/// "/defaults": the TCP settings every flow starts from.
+/// "/defaults": the stack and the explicit TCP settings every sender starts from; the
+/// echo shows them resolved (the stack's values where nothing was given).
 TcpSettings read_defaults(Reader& top, json& resolved) {
   TcpSettings defaults;
+  TcpSettings echo = resolve_tcp(defaults, defaults);
   if (const json* d = top.get("defaults")) {
     Reader dr(*d, "/defaults", top.issues());
+    defaults.stack = read_stack(dr);
     read_tcp(dr, defaults);
+    echo = resolve_tcp(defaults, defaults);
+    check_tcp(dr, echo.cfg);
     dr.finish();
   }
-  resolved["defaults"] = tcp_to_json(defaults);
+  resolved["defaults"] = tcp_to_json(echo);
   return defaults;
 }
 

@@ -77,7 +77,8 @@ void read_arrivals(Reader& top, Scenario& s, TrafficContext& ctx) {
     FlowSpec tmpl;
     tmpl.json_index = i;
     json params_echo;  // (arrival processes echo no parameters)
-    read_algorithm(r, tmpl, params_echo);
+    const std::optional<tcp::Stack> own_stack = read_stack(r);
+    read_algorithm(r, tmpl, params_echo, effective_stack(own_stack, ctx.defaults));
     a.flows_per_s = r.number("rate", 1e-9, kMaxArrivalsPerSecond);
     a.load = r.number("load", 1e-9, 10);
     if ((r.get("rate") != nullptr) == (r.get("load") != nullptr) && r.is_object())  // (bad values: reported above)
@@ -87,9 +88,7 @@ void read_arrivals(Reader& top, Scenario& s, TrafficContext& ctx) {
     a.start = timing.start;
     a.stop = timing.stop;
     a.traces = r.boolean("traces").value_or(false);
-    TcpSettings tcp = ctx.defaults;
-    read_tcp(r, tcp);
-    tmpl.tcp = tcp.resolved();
+    tmpl.tcp = read_sender_tcp(r, ctx.defaults, own_stack).resolved();
 
     // Paths: a list of placements with weights, or the placement keys on the process itself.
     std::vector<std::pair<Placement, double>> paths;

@@ -41,7 +41,9 @@ void read_flow(Reader& fr, size_t i, Scenario& s, TrafficContext& ctx, json& res
   f.id = fr.id("id", true).value_or("");
   f.json_index = i;
   json params_echo;
-  const cc::AlgorithmInfo* algo = read_algorithm(fr, f, params_echo);
+  const std::optional<tcp::Stack> own_stack = read_stack(fr);
+  const tcp::Stack stack = effective_stack(own_stack, ctx.defaults);
+  const cc::AlgorithmInfo* algo = read_algorithm(fr, f, params_echo, stack);
   Timing timing = read_timing(fr);
   f.size_bytes = fr.size("size");
   const std::optional<int64_t> count = read_count(fr);
@@ -49,9 +51,7 @@ void read_flow(Reader& fr, size_t i, Scenario& s, TrafficContext& ctx, json& res
   const std::optional<uint64_t> max_window = fr.size("max_window");
   f.on_off = read_on_off(fr);
   const std::optional<Placement> placement = read_placement(fr, ctx.topology, ctx.node_ids, "flow");
-  TcpSettings tcp = ctx.defaults;
-  read_tcp(fr, tcp);
-  f.tcp = tcp.resolved();
+  f.tcp = read_sender_tcp(fr, ctx.defaults, own_stack).resolved();
   if (max_window)
     cap_window(f.tcp, *max_window);
   fr.finish();
@@ -63,6 +63,7 @@ void read_flow(Reader& fr, size_t i, Scenario& s, TrafficContext& ctx, json& res
 
   json& echo = resolved["flows"][i];
   echo["algorithm"] = f.algorithm;
+  echo["stack"] = tcp::stack_name(stack);
   if (algo != nullptr)
     echo["params"] = params_echo;
 

@@ -23,13 +23,15 @@ struct Overloaded : Fns... {
 template <class... Fns>
 Overloaded(Fns...) -> Overloaded<Fns...>;
 
-/// Checks "params" against the algorithm's specs; `echo` receives every value.
-cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& echo) {
+/// Checks "params" against the algorithm's specs, defaults taken under `stack`; `echo`
+/// receives every value.
+cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& echo, tcp::Stack stack) {
   if (algo == nullptr) {
     flow.allow("params");
     return {};
   }
   cc::ParamValues values = cc::ParamValues::defaults(algo->params);
+  tcp::apply_stack_params(stack, algo->name, values);
   const json* p = flow.get("params");
   if (p != nullptr) {
     Reader pr(*p, flow.path_of("params"), flow.issues());
@@ -80,33 +82,82 @@ tcp::TcpConfig TcpSettings::resolved() const {
   return c;
 }
 
+std::optional<tcp::Stack> read_stack(Reader& r) {
+  if (auto v = r.choice("stack", tcp::stack_names()))
+    return tcp::kStacks[*v];
+  return std::nullopt;
+}
+
+tcp::Stack effective_stack(std::optional<tcp::Stack> own, const TcpSettings& defaults) {
+  return own.value_or(defaults.stack.value_or(tcp::kDefaultStack));
+}
+
 void read_tcp(Reader& r, TcpSettings& s) {
   tcp::TcpConfig& cfg = s.cfg;
   for (const tcp::TcpSetting& setting : tcp::tcp_settings()) {
     const std::string key(setting.name);
-    std::visit(
+    const bool set = std::visit(
         Overloaded{[&](uint32_t tcp::TcpConfig::*m) {
-                     if (auto v = r.integer(key, static_cast<int64_t>(setting.min), static_cast<int64_t>(setting.max)))
+                     auto v = r.integer(key, static_cast<int64_t>(setting.min), static_cast<int64_t>(setting.max));
+                     if (v)
                        cfg.*m = static_cast<uint32_t>(*v);
+                     return v.has_value();
                    },
                    [&](bool tcp::TcpConfig::*m) {
-                     if (auto v = r.boolean(key))
+                     auto v = r.boolean(key);
+                     if (v)
                        cfg.*m = *v;
+                     return v.has_value();
                    },
                    [&](Duration tcp::TcpConfig::*m) {
-                     if (auto v = r.duration(key, false, true))
+                     auto v = r.duration(key, false, !setting.zero_ok);
+                     if (v)
                        cfg.*m = *v;
+                     return v.has_value();
                    },
                    [&](double tcp::TcpConfig::*m) {
-                     if (auto v = r.number(key, setting.min, setting.max))
+                     auto v = r.number(key, setting.min, setting.max);
+                     if (v)
                        cfg.*m = *v;
+                     return v.has_value();
                    },
                    [&](uint64_t tcp::TcpConfig::*) {  // bytes until the mss is known (resolved())
-                     if (auto v = r.size(key))
+                     auto v = r.size(key);
+                     if (v)
                        s.receive_window_bytes = *v;
+                     return false;  // carried by receive_window_bytes
                    }},
         setting.member);
+    if (set)
+      s.given.push_back(&setting);
   }
+}
+
+TcpSettings resolve_tcp(const TcpSettings& defaults, const TcpSettings& own) {
+  TcpSettings out;
+  out.stack = effective_stack(own.stack, defaults);
+  out.cfg = tcp::stack_config(*out.stack);
+  for (const TcpSettings* layer : {&defaults, &own}) {
+    for (const tcp::TcpSetting* setting : layer->given)
+      std::visit([&](auto m) { out.cfg.*m = layer->cfg.*m; }, setting->member);
+    if (layer->receive_window_bytes)
+      out.receive_window_bytes = layer->receive_window_bytes;
+  }
+  return out;
+}
+
+TcpSettings read_sender_tcp(Reader& r, const TcpSettings& defaults, std::optional<tcp::Stack> own_stack) {
+  TcpSettings own;
+  own.stack = own_stack;
+  read_tcp(r, own);
+  TcpSettings out = resolve_tcp(defaults, own);
+  // Without own settings or stack the sender has the defaults' settings, checked there.
+  if (own.stack || !own.given.empty())
+    check_tcp(r, out.cfg);
+  return out;
+}
+
+void check_tcp(Reader& r, const tcp::TcpConfig& cfg) {
   if (cfg.packet_size < cfg.mss) {
     r.error("packet_size", fmt::format("packet_size ({}) must be at least mss ({})", cfg.packet_size, cfg.mss));
   }
@@ -132,15 +183,17 @@ json tcp_to_json(const TcpSettings& s) {
                           [&](auto m) { j[key] = s.cfg.*m; }},
                setting.member);
   }
+  if (s.stack)
+    j["stack"] = tcp::stack_name(*s.stack);
   return j;
 }
 
-const cc::AlgorithmInfo* read_algorithm(Reader& r, FlowSpec& f, json& params_echo) {
+const cc::AlgorithmInfo* read_algorithm(Reader& r, FlowSpec& f, json& params_echo, tcp::Stack stack) {
   f.algorithm = r.string("algorithm").value_or("reno");
   const cc::AlgorithmInfo* algo = cc::find_algorithm(f.algorithm);
   if (algo == nullptr)
     r.error("algorithm", fmt::format("unknown algorithm \"{}\"; allowed: {}", f.algorithm, cc::algorithm_names()));
-  f.params = read_params(r, algo, params_echo);
+  f.params = read_params(r, algo, params_echo, stack);
   return algo;
 }
 

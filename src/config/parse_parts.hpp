@@ -15,6 +15,8 @@
 
 #include "fastsim/cc/registry.hpp"
 #include "fastsim/config/scenario.hpp"
+#include "fastsim/tcp/stack_profile.hpp"
+#include "fastsim/tcp/tcp_settings.hpp"
 #include "reader.hpp"
 
 namespace fastsim::config::detail {
@@ -24,18 +26,39 @@ namespace fastsim::config::detail {
 struct TcpSettings {
   tcp::TcpConfig cfg;
   std::optional<uint64_t> receive_window_bytes;
+  std::optional<tcp::Stack> stack;            ///< "stack", if given
+  std::vector<const tcp::TcpSetting*> given;  ///< the settings given explicitly (values in cfg)
   /// `cfg` with the receive window in packets (bytes / mss, at least one).
   [[nodiscard]] tcp::TcpConfig resolved() const;
 };
 
-/// Reads the TCP settings present in `r` (tcp/tcp_settings.hpp) on top of `s`, and
-/// checks across fields (packet_size >= mss, min_rto <= initial_rto <= max_rto).
+/// Reads "stack" (one of tcp::stack_names()).
+std::optional<tcp::Stack> read_stack(Reader& r);
+/// The stack of a sender with `own` stack under `defaults`: its own, else the defaults',
+/// else tcp::kDefaultStack.
+tcp::Stack effective_stack(std::optional<tcp::Stack> own, const TcpSettings& defaults);
+/// Reads the TCP settings present in `r` (tcp/tcp_settings.hpp) into `s`, recording
+/// which were given.
 void read_tcp(Reader& r, TcpSettings& s);
-/// All TCP settings with their values, for the resolved-scenario echo.
+/// Resolves a sender's TCP settings. Precedence, highest first: the sender's own explicit
+/// settings, the explicit settings of "/defaults", the sender's stack profile (its own
+/// "stack", else the defaults' "stack", else tcp::kDefaultStack); a setting given nowhere
+/// and without a profile row keeps TcpConfig's default. Explicit settings beat every
+/// profile: a setting written for the whole experiment in "/defaults" is not undone by a
+/// flow that names another stack.
+TcpSettings resolve_tcp(const TcpSettings& defaults, const TcpSettings& own);
+/// The TCP settings of the sender read by `r` ("stack" already read into `own_stack`):
+/// its own keys resolved against `defaults`, then checked across fields (packet_size >=
+/// mss, min_rto <= initial_rto <= max_rto) if it gave any.
+TcpSettings read_sender_tcp(Reader& r, const TcpSettings& defaults, std::optional<tcp::Stack> own_stack);
+/// Checks across fields (packet_size >= mss, min_rto <= max_rto, initial_rto <= max_rto).
+void check_tcp(Reader& r, const tcp::TcpConfig& cfg);
+/// All TCP settings with their values and the stack, for the resolved-scenario echo.
 nlohmann::json tcp_to_json(const TcpSettings& s);
 /// Reads "algorithm" (default "reno") and its "params" into `f`; nullptr (reported) for an
-/// unknown algorithm. `params_echo` receives every parameter value.
-const cc::AlgorithmInfo* read_algorithm(Reader& r, FlowSpec& f, nlohmann::json& params_echo);
+/// unknown algorithm. A parameter the scenario does not give takes its default under
+/// `stack` (tcp/stack_profile.hpp). `params_echo` receives every parameter value.
+const cc::AlgorithmInfo* read_algorithm(Reader& r, FlowSpec& f, nlohmann::json& params_echo, tcp::Stack stack);
 
 /// Whether a link description has a "delay" key.
 enum class DelayKey { kRequired, kOptional, kAbsent };
@@ -98,7 +121,7 @@ struct TrafficContext {
   std::set<std::string> node_ids;    ///< the topology's nodes (before per-flow hosts)
   std::optional<Duration> duration;  ///< the run's length (absent: invalid, reported)
   uint64_t seed = 1;
-  TcpSettings defaults;       ///< "/defaults": where every flow's TCP settings start
+  TcpSettings defaults;       ///< "/defaults" as given (explicit settings and stack)
   std::set<std::string> ids;  ///< ids taken: flows, UDP sources and arrivals share one namespace
 };
 

@@ -21,7 +21,7 @@ TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg
       route_(data_route),
       out_(out),
       total_(total_segments),
-      rtt_(cfg.initial_rto, cfg.min_rto, cfg.max_rto) {
+      rtt_(cfg) {
   w_.cwnd_pkts = cfg.initial_window;
   w_.ssthresh_pkts = cfg.initial_ssthresh;
   segs_.assign(kInitialRing, 0);

@@ -18,7 +18,7 @@ std::span<const TcpSetting> tcp_settings() {
        "NewReno re-arms the RTO only on the first partial ACK (RFC 6582 section 4); false: on every one"},
       {"dupack_threshold", &TcpConfig::dupack_threshold, "packets", 1, 1000, 0,
        "duplicate ACKs (or SACKed segments above a hole) that signal a loss"},
-      {"min_rto", &TcpConfig::min_rto, "duration", 0, 0, 0, "RTO floor, added as RFC 6298's G term"},
+      {"min_rto", &TcpConfig::min_rto, "duration", 0, 0, 0, "minimum RTO: added as RFC 6298's G term (Linux), or a floor with min_rto_floor"},
       {"initial_rto", &TcpConfig::initial_rto, "duration", 0, 0, 0, "RTO before the first RTT sample"},
       {"max_rto", &TcpConfig::max_rto, "duration", 0, 0, 0, "RTO cap after backoff"},
       {"initial_window", &TcpConfig::initial_window, "packets", 1, 1e7, 0, "initial congestion window"},
@@ -26,6 +26,10 @@ std::span<const TcpSetting> tcp_settings() {
        cc::kInfiniteSsthresh / 10, "initial slow-start threshold (default: infinite)"},
       {"receive_window", &TcpConfig::receive_window, "bytes", 0, 0, 0,
        "bytes the receiver advertises (default: unlimited)"},
+      {"rto_granularity", &TcpConfig::rto_granularity, "duration", 0, 0, 0,
+       "RTO timer tick: samples and RTO in whole ticks with ns-2's integer arithmetic; 0s: exact", true},
+      {"min_rto_floor", &TcpConfig::min_rto_floor, "", 0, 0, 0,
+       "min_rto floors srtt + 4 rttvar (RFC 6298 2.4, ns-2); false: added as Linux's G term"},
   };
   return kSettings;
 }

@@ -279,6 +279,9 @@ TEST_CASE("malformed scenarios fail with the JSON path and never crash", "[cli][
       {"/flows/0/rttt", "\"40ms\"", "/flows/0/rttt: unknown key \"rttt\""},
       {"/flows", "[]", "/flows: expected a non-empty array"},
       {"/defaults", "{\"delayed_ack\": \"yes\"}", "/defaults/delayed_ack: expected true or false"},
+      {"/defaults/stack", "\"bsd\"", "/defaults/stack: expected one of \"rfc\", \"linux\", \"ns2\", got \"bsd\""},
+      {"/flows/0/stack", "3", "/flows/0/stack: expected one of \"rfc\", \"linux\", \"ns2\", got 3"},
+      {"/defaults/rto_granularity", "\"-1ms\"", "/defaults/rto_granularity: expected a duration"},
       {"/sample_interval", "\"10s\"", "/sample_interval: sample_interval must not exceed duration"},
       {"/seed", "-1", "/seed: expected an integer"},
       {"/topology", "{\"dumbbell\": {}}", "/topology/dumbbell/bottleneck: missing required key"},
@@ -309,7 +312,8 @@ TEST_CASE("malformed scenarios fail with the JSON path and never crash", "[cli][
       {"/flows/0/id", "\"\"", "/flows/0/id: invalid id \"\""},
       {"/warmup", "\"5s\"", "/warmup: warmup must be shorter than duration"},
       {"/sample_interval", "\"1ns\"", "/sample_interval: sample_interval 1ns gives more than 10^7 samples"},
-      {"/flows/0/initial_rto", "\"100s\"", "/flows/0/initial_rto: initial_rto must not exceed max_rto"},
+      {"/flows/0/initial_rto", "\"200s\"",
+       "/flows/0/initial_rto: initial_rto must not exceed max_rto"},  // linux: max_rto 120 s
       {"/flows/0/rtt", "\"0x10ms\"", "/flows/0/rtt: expected a duration"},
       {"/seed", "18446744073709551615", "/seed: expected an integer"},
       {"/topology/dumbbell/bottleneck/rate", "\"10mbps\"", "unknown unit \"mbps\""},
@@ -379,6 +383,8 @@ TEST_CASE("usage errors exit 2 and --help, --version, algorithms succeed", "[cli
   CHECK(a.exit_code == 0);
   CHECK_THAT(a.output, Catch::Contains("reno"));
   CHECK_THAT(a.output, Catch::Contains("decrease"));
+  CHECK_THAT(a.output, Catch::Contains("rto_granularity      0s         0s         10ms"));  // per stack
+  CHECK_THAT(a.output, Catch::Contains("(stack defaults: rfc 2.0, linux 2.0, ns2 1.0)"));    // vegas alpha
   const auto bad_set =
       run_command(kBinary + " run " + kSource + "/configs/demo.json --out /tmp/x --set /nope/deeper=1");
   CHECK(bad_set.exit_code == 1);

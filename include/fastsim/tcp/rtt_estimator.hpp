@@ -7,19 +7,33 @@
 //   retransmission waits behind a full queue. Capped at max_rto; doubled per timeout
 //   (backoff), reset by the next valid sample (Karn's rule keeps samples of
 //   retransmitted segments out before they get here).
+// - min_rto_floor (RFC 6298 section 2.4, ns-2): RTO = max(min_rto, srtt + 4 rttvar) instead.
+// - rto_granularity > 0 (ns-2's tcpTick_): the RTO estimator counts in clock ticks with
+//   ns-2's fixed-point arithmetic (TcpAgent::rtt_update / rtt_timeout / rtt_backoff in
+//   ns-2.35 tcp/tcp.cc): a sample is rounded to whole ticks (at least one; ns-2's
+//   timestamp formula int(rtt / tick + 0.5)), srtt is kept as 8 x ticks and rttvar as
+//   4 x ticks in integers, RTO = floor(srtt + 4 rttvar) ticks, never below two ticks, and
+//   after the fourth consecutive backoff srtt is dropped so the next sample starts the
+//   estimate afresh. Only the timer uses ticks: view() (what the algorithms see) keeps the
+//   exact samples.
 #pragma once
 
 #include <algorithm>
 
 #include "fastsim/cc/congestion_control.hpp"
 #include "fastsim/core/time.hpp"
+#include "fastsim/tcp/tcp_config.hpp"
 
 namespace fastsim::tcp {
 
 class RttEstimator {
  public:
-  RttEstimator(Duration initial_rto, Duration min_rto, Duration max_rto)
-      : min_rto_(min_rto), max_rto_(max_rto), rto_(initial_rto) {}
+  RttEstimator(Duration initial_rto, Duration min_rto, Duration max_rto, Duration granularity = Duration::zero(),
+               bool min_rto_floor = false)
+      : min_rto_(min_rto), max_rto_(max_rto), rto_(initial_rto), tick_(granularity), floor_(min_rto_floor) {}
+  /// The estimator a sender with these settings uses.
+  explicit RttEstimator(const TcpConfig& c)
+      : RttEstimator(c.initial_rto, c.min_rto, c.max_rto, c.rto_granularity, c.min_rto_floor) {}
 
   void add_sample(Duration r) {
     if (!view_.srtt) {
@@ -42,7 +56,14 @@ class RttEstimator {
     }
     ++round_.samples;
     round_sum_ps_ += r.ps();
-    rto_ = std::min(srtt_ + std::max(min_rto_, rttvar_ * 4), max_rto_);
+    if (tick_ > Duration::zero()) {
+      rto_ = tick_rto(r);
+    } else if (floor_) {
+      rto_ = std::min(std::max(min_rto_, srtt_ + rttvar_ * 4), max_rto_);
+    } else {
+      rto_ = std::min(srtt_ + std::max(min_rto_, rttvar_ * 4), max_rto_);
+    }
+    backoffs_ = 0;
     ++samples_;
     sum_s_ += r.to_seconds();
   }
@@ -56,7 +77,11 @@ class RttEstimator {
   }
   /// Replaces the minimum (an algorithm's corrected baseRTT); later samples still lower it.
   void set_min_rtt(Duration d) { view_.min_rtt = d; }
-  void backoff() { rto_ = std::min(rto_ * 2, max_rto_); }
+  void backoff() {
+    rto_ = std::min(rto_ * 2, max_rto_);
+    if (++backoffs_ > 3 && tick_ > Duration::zero())  // ns-2: t_backoff_ > 8 clobbers srtt
+      t_srtt8_ = 0;
+  }
 
   [[nodiscard]] Duration rto() const { return rto_; }
   [[nodiscard]] const cc::RttView& view() const { return view_; }
@@ -64,7 +89,33 @@ class RttEstimator {
   [[nodiscard]] double mean_seconds() const { return samples_ ? sum_s_ / static_cast<double>(samples_) : 0.0; }
 
  private:
+  /// ns-2's rtt_update and rtt_timeout on sample `r` (tick mode).
+  Duration tick_rto(Duration r) {
+    const int64_t g = tick_.ps();
+    const int64_t m = std::max<int64_t>(1, (r.ps() + g / 2) / g);
+    if (t_srtt8_ != 0) {
+      int64_t delta = m - (t_srtt8_ >> 3);  // srtt += (m - srtt) / 8
+      if ((t_srtt8_ += delta) <= 0)
+        t_srtt8_ = 1;
+      delta = (delta < 0 ? -delta : delta) - (t_rttvar4_ >> 2);  // rttvar += (|m - srtt| - rttvar) / 4
+      if ((t_rttvar4_ += delta) <= 0)
+        t_rttvar4_ = 1;
+    } else {
+      t_srtt8_ = m << 3;
+      t_rttvar4_ = m << 1;
+    }
+    const int64_t rtxcur = ((t_rttvar4_ << 3) + t_srtt8_) >> 3;  // srtt + 4 rttvar, whole ticks
+    const Duration base = tick_ * rtxcur;
+    const Duration srtt = tick_ * (t_srtt8_ >> 3);
+    const Duration rto = floor_ ? std::max(min_rto_, base) : srtt + std::max(min_rto_, base - srtt);
+    return std::max(std::min(rto, max_rto_), tick_ * 2);
+  }
+
   Duration min_rto_, max_rto_, rto_;
+  Duration tick_;  ///< zero: exact arithmetic
+  bool floor_;
+  int64_t t_srtt8_ = 0, t_rttvar4_ = 0;  ///< tick mode: 8 x srtt and 4 x rttvar in ticks
+  int backoffs_ = 0;                     ///< consecutive backoffs since the last sample
   Duration srtt_, rttvar_;
   cc::RttView view_;
   cc::RoundRtt round_;

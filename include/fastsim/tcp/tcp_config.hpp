@@ -23,6 +23,8 @@ struct TcpConfig {
   double initial_window = 10;                       ///< packets (Linux IW10)
   double initial_ssthresh = cc::kInfiniteSsthresh;  ///< packets; "infinite" by default
   uint64_t receive_window = 0;                      ///< packets; 0 = unlimited
+  Duration rto_granularity = Duration::zero();      ///< RTO clock tick (ns-2 tcpTick_); 0 = exact
+  bool min_rto_floor = false;  ///< RTO = max(min_rto, srtt + 4 rttvar) instead of srtt + max(min_rto, 4 rttvar)
 };
 
 }  // namespace fastsim::tcp
