@@ -385,6 +385,17 @@ TEST_CASE("usage errors exit 2 and --help, --version, algorithms succeed", "[cli
   CHECK_THAT(a.output, Catch::Contains("decrease"));
   CHECK_THAT(a.output, Catch::Contains("rto_granularity      0s         0s         10ms"));  // per stack
   CHECK_THAT(a.output, Catch::Contains("(stack defaults: rfc 2.0, linux 2.0, ns2 1.0)"));    // vegas alpha
+  const auto aj = run_command(kBinary + " algorithms --json");
+  REQUIRE(aj.exit_code == 0);
+  const auto listing = nlohmann::json::parse(aj.output);
+  int vegas = 0;
+  for (const auto& algo : listing) {
+    if (algo["name"] != "vegas")
+      continue;
+    ++vegas;
+    CHECK(algo["params"][0]["stack_defaults"] == nlohmann::json({{"rfc", 2.0}, {"linux", 2.0}, {"ns2", 1.0}}));
+  }
+  CHECK(vegas == 1);
   const auto bad_set =
       run_command(kBinary + " run " + kSource + "/configs/demo.json --out /tmp/x --set /nope/deeper=1");
   CHECK(bad_set.exit_code == 1);
