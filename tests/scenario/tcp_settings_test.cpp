@@ -99,6 +99,20 @@ TEST_CASE("stack profiles: explicit settings beat every profile, a flow's own be
   CHECK(s.resolved["defaults"]["initial_window"] == 4.0);
 }
 
+TEST_CASE("an arrival process takes its own stack under the defaults' explicit settings", "[scenario][config][stack]") {
+  std::string text = dumbbell_json("10Mbps", "5ms", "100pkt", "5s", R"([{"id": "a", "rtt": "40ms"}])",
+                                   R"({"stack": "rfc", "min_rto": "300ms"})");
+  text.insert(text.size() - 1, R"(, "arrivals": [{"id": "x", "rtt": "40ms", "rate": 1, "stack": "ns2",
+      "algorithm": "vegas", "size": {"distribution": "fixed", "mean": 1000}}])");
+  const auto s = scenario_from(text);
+  REQUIRE(s.arrivals.size() == 1);
+  REQUIRE_FALSE(s.arrivals[0].paths.empty());
+  const tcp::TcpConfig& c = s.arrivals[0].paths[0].tcp;
+  CHECK(c.initial_window == 2);                     // its own stack
+  CHECK(c.min_rto == Duration::milliseconds(300));  // the defaults' explicit setting
+  CHECK(s.arrivals[0].paths[0].params.get("alpha") == 1);
+}
+
 TEST_CASE("without a stack a scenario runs the linux profile", "[scenario][config][stack]") {
   const auto s = scenario_from(dumbbell_json("10Mbps", "5ms", "100pkt", "5s", R"([{"id": "a", "rtt": "40ms"}])"));
   REQUIRE(s.flows.size() == 1);
