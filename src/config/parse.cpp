@@ -72,7 +72,7 @@ TcpSettings read_defaults(Reader& top, json& resolved) {
     defaults.stack = read_stack(dr);
     read_tcp(dr, defaults);
     echo = resolve_tcp(defaults, defaults);
-    check_tcp(dr, echo.cfg);
+    check_tcp(dr, echo);
     dr.finish();
   }
   resolved["defaults"] = tcp_to_json(echo);

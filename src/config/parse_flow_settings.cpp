@@ -153,18 +153,25 @@ TcpSettings read_sender_tcp(Reader& r, const TcpSettings& defaults, std::optiona
   TcpSettings out = resolve_tcp(defaults, own);
   // Without own settings or stack the sender has the defaults' settings, checked there.
   if (own.stack || !own.given.empty())
-    check_tcp(r, out.cfg);
+    check_tcp(r, out);
   return out;
 }
 
-void check_tcp(Reader& r, const tcp::TcpConfig& cfg) {
+void check_tcp(Reader& r, const TcpSettings& s) {
+  const tcp::TcpConfig& cfg = s.cfg;
+  // A value the scenario did not give comes from the stack profile: say so.
+  const std::string from = s.stack ? fmt::format(" (stack {})", tcp::stack_name(*s.stack)) : "";
   if (cfg.packet_size < cfg.mss) {
     r.error("packet_size", fmt::format("packet_size ({}) must be at least mss ({})", cfg.packet_size, cfg.mss));
   }
-  if (cfg.max_rto < cfg.min_rto)
-    r.error("max_rto", "max_rto must be at least min_rto");
-  if (cfg.initial_rto > cfg.max_rto)
-    r.error("initial_rto", "initial_rto must not exceed max_rto");
+  if (cfg.max_rto < cfg.min_rto) {
+    r.error("max_rto", fmt::format("max_rto ({}) must be at least min_rto ({}){}", format_duration(cfg.max_rto),
+                                   format_duration(cfg.min_rto), from));
+  }
+  if (cfg.initial_rto > cfg.max_rto) {
+    r.error("initial_rto", fmt::format("initial_rto ({}) must not exceed max_rto ({}){}",
+                                       format_duration(cfg.initial_rto), format_duration(cfg.max_rto), from));
+  }
 }
 
 json tcp_to_json(const TcpSettings& s) {

@@ -51,8 +51,9 @@ TcpSettings resolve_tcp(const TcpSettings& defaults, const TcpSettings& own);
 /// its own keys resolved against `defaults`, then checked across fields (packet_size >=
 /// mss, min_rto <= initial_rto <= max_rto) if it gave any.
 TcpSettings read_sender_tcp(Reader& r, const TcpSettings& defaults, std::optional<tcp::Stack> own_stack);
-/// Checks across fields (packet_size >= mss, min_rto <= max_rto, initial_rto <= max_rto).
-void check_tcp(Reader& r, const tcp::TcpConfig& cfg);
+/// Checks resolved settings across fields (packet_size >= mss, min_rto <= max_rto,
+/// initial_rto <= max_rto); an RTO message names the stack the values were resolved under.
+void check_tcp(Reader& r, const TcpSettings& s);
 /// All TCP settings with their values and the stack, for the resolved-scenario echo.
 nlohmann::json tcp_to_json(const TcpSettings& s);
 /// Reads "algorithm" (default "reno") and its "params" into `f`; nullptr (reported) for an

@@ -313,7 +313,7 @@ TEST_CASE("malformed scenarios fail with the JSON path and never crash", "[cli][
       {"/warmup", "\"5s\"", "/warmup: warmup must be shorter than duration"},
       {"/sample_interval", "\"1ns\"", "/sample_interval: sample_interval 1ns gives more than 10^7 samples"},
       {"/flows/0/initial_rto", "\"200s\"",
-       "/flows/0/initial_rto: initial_rto must not exceed max_rto"},  // linux: max_rto 120 s
+       "/flows/0/initial_rto: initial_rto (200s) must not exceed max_rto (120s) (stack linux)"},
       {"/flows/0/rtt", "\"0x10ms\"", "/flows/0/rtt: expected a duration"},
       {"/seed", "18446744073709551615", "/seed: expected an integer"},
       {"/topology/dumbbell/bottleneck/rate", "\"10mbps\"", "unknown unit \"mbps\""},

@@ -140,7 +140,7 @@ TEST_CASE("an unknown stack is refused with its path and the allowed names", "[s
   // exceeds a max_rto of 2 s.
   CHECK(message_of(dumbbell_json("10Mbps", "5ms", "100pkt", "5s",
                                  R"([{"id": "a", "rtt": "40ms", "stack": "ns2", "max_rto": "2s"}])")) ==
-        "/flows/0/initial_rto: initial_rto must not exceed max_rto");
+        "/flows/0/initial_rto: initial_rto (3s) must not exceed max_rto (2s) (stack ns2)");
   // rto_granularity may be 0 (off) but not negative.
   CHECK(message_of(dumbbell_json("10Mbps", "5ms", "100pkt", "5s", R"([{"id": "a", "rtt": "40ms"}])",
                                  R"({"rto_granularity": "0s"})")) == "parsed");
