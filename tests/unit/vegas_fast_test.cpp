@@ -58,6 +58,59 @@ TEST_CASE("Vegas moves the window by one packet per RTT towards [alpha, beta] qu
   }
 }
 
+TEST_CASE("Vegas rtt_statistic: the round's minimum (Linux), ns-2's round mean, or the smoothed RTT",
+          "[cc][vegas][quick-vegas]") {
+  // One round of 100 ACKs at w = 100: 10 samples of 100 ms, 70 of 102 ms, 20 of 110 ms.
+  std::vector<Duration> round;
+  round.insert(round.end(), 10, Duration::milliseconds(100));
+  round.insert(round.end(), 70, Duration::milliseconds(102));
+  round.insert(round.end(), 20, Duration::milliseconds(110));
+  const auto diff_at = [](double w, Duration rtt) { return w * (rtt - kBase).to_seconds() / rtt.to_seconds(); };
+  SECTION("round_min: the smallest sample, no queue seen, +1") {
+    CcDriver d = at_window("vegas", 100);
+    d.round_trip_samples(round);
+    CHECK(dynamic_cast<const cc::Vegas&>(*d.cc).diff() == Approx(0).margin(1e-9));
+    CHECK(d.w.cwnd_pkts == Approx(101));
+  }
+  SECTION("round_mean: ns-2 averages the samples before the ACK that ends the round, which counts in the next") {
+    CcDriver d("vegas", {}, {{"rtt_statistic", "round_mean"}});
+    d.w = {100, 1};
+    d.rtt.set_min_rtt(kBase);
+    d.round_trip_samples(round);
+    // (10 x 100 + 70 x 102 + 19 x 110) / 99 ms: 3.2 packets queued, inside [alpha, beta]
+    const Duration mean = Duration::picoseconds(
+        (Duration::milliseconds(1000) + Duration::milliseconds(7140) + Duration::milliseconds(2090)).ps() / 99);
+    const auto& v = dynamic_cast<const cc::Vegas&>(*d.cc);
+    CHECK(v.diff() == Approx(diff_at(100, mean)).epsilon(1e-9));
+    CHECK(d.w.cwnd_pkts == Approx(100));
+    // The next round's samples are all 100 ms, but its mean includes the 110-ms sample
+    // of the ACK that ended the previous round.
+    d.round_trip_samples(std::vector<Duration>(100, kBase));
+    const Duration carried = Duration::picoseconds((Duration::milliseconds(110) + kBase * 99).ps() / 100);
+    CHECK(v.diff() == Approx(diff_at(100, carried)).epsilon(1e-9));
+    CHECK(v.diff() > 0.05);
+  }
+  SECTION("srtt: the RFC 6298 smoothed RTT, pulled up by the last samples, -1") {
+    CcDriver d("vegas", {}, {{"rtt_statistic", "srtt"}});
+    d.w = {100, 1};
+    d.rtt.set_min_rtt(kBase);
+    d.round_trip_samples(round);
+    const Duration srtt = *d.rtt.view().srtt;
+    const auto& v = dynamic_cast<const cc::Vegas&>(*d.cc);
+    CHECK(v.diff() == Approx(diff_at(100, srtt)).epsilon(1e-9));
+    CHECK(v.diff() > 4);
+    CHECK(d.w.cwnd_pkts == Approx(99));
+  }
+  SECTION("Quick Vegas reads the same statistic") {
+    CcDriver d("quick-vegas", {}, {{"rtt_statistic", "round_mean"}});
+    d.w = {100, 1};
+    d.rtt.set_min_rtt(kBase);
+    d.round_trip_samples(std::vector<Duration>(100, Duration::milliseconds(104)));
+    const double qv_diff = d.cc->trace_columns()[0].value(*d.cc);
+    CHECK(qv_diff == Approx(diff_at(100, Duration::milliseconds(104))).epsilon(1e-9));
+  }
+}
+
 TEST_CASE("Vegas slow start doubles every other RTT and stops once gamma packets are queued", "[cc][vegas]") {
   CcDriver d("vegas");
   d.w = {10, 1e9};

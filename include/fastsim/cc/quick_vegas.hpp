@@ -5,8 +5,9 @@
 // alpha (at most doubling the window per RTT); above beta the window drops at once to
 // the middle of [alpha, beta].
 // Choices:
-// - The decision uses the round that just ended (smallest sample, >= 3 samples, as
-//   Vegas); decisions happen at every other round boundary once slow start is over.
+// - The decision uses the round that just ended, judged by the RTT statistic of
+//   parameter rtt_statistic (round_min, round_mean, srtt; as Vegas, vegas.hpp);
+//   decisions happen at every other round boundary once slow start is over.
 // - incr is added per packet acknowledged (a delayed ACK covering two packets adds
 //   2 incr), so the growth per RTT does not depend on the receiver's ACK policy.
 // - Slow start, loss and timeout as Vegas (vegas.hpp); the window never drops below 2.
