@@ -142,6 +142,47 @@ void run_for(CcDriver& d, double t, Duration rtt) {
 }
 }  // namespace
 
+TEST_CASE("CUBIC HyStart (Linux): an ACK train longer than delay_min / 2 ends slow start", "[cc][cubic][hystart]") {
+  // 100 ACKs 1 ms apart (< 2 ms: one train), every sample 100 ms: the train exceeds
+  // 50 ms at the 52nd ACK, when slow start has grown the window from 100 to 151.
+  CcDriver d("cubic", {}, {{"hystart", "linux"}});
+  d.w = {100, cc::kInfiniteSsthresh};
+  d.round_trip(kBase);
+  CHECK(cubic(d).hystart().found());
+  CHECK(d.w.ssthresh_pkts == 151);
+  CHECK(cubic(d).hystart().exit_window() == 151);
+  CcDriver off("cubic");
+  off.w = {100, cc::kInfiniteSsthresh};
+  off.round_trip(kBase);
+  CHECK(cc::is_infinite_ssthresh(off.w.ssthresh_pkts));
+  CHECK(off.w.cwnd_pkts == 200);
+}
+
+TEST_CASE("CUBIC HyStart (Linux): a round's first samples above delay_min + clamp(delay_min / 8, 4 ms, 16 ms)",
+          "[cc][cubic][hystart]") {
+  // 20 packets at the start, delayed ACKs (2 packets each; > 2 ms apart while a train
+  // could matter). A HyStart round begins with the ACK that ends the sender's round,
+  // whose sample counts in it; the test uses the smallest of its samples once more
+  // than 8 were taken.
+  for (const auto& [base_ms, threshold_ms] : {std::pair{100, 12.5}, std::pair{200, 16.0}}) {
+    INFO("delay_min " << base_ms << " ms, threshold +" << threshold_ms << " ms");
+    const Duration base = Duration::milliseconds(base_ms);
+    const Duration below = base + Duration::seconds(threshold_ms * 1e-3 - 0.0005);
+    const Duration above = base + Duration::seconds(threshold_ms * 1e-3 + 0.0005);
+    CcDriver d("cubic", {}, {{"hystart", "linux"}});
+    d.w = {20, cc::kInfiniteSsthresh};
+    d.round_trip(base, 2);   // 20 -> 40
+    d.round_trip(below, 2);  // 40 -> 80: not above the threshold
+    CHECK_FALSE(cubic(d).hystart().found());
+    d.round_trip(above, 2);  // 80 -> 160: its HyStart round began with a `below` sample
+    CHECK_FALSE(cubic(d).hystart().found());
+    CHECK(d.w.cwnd_pkts == 160);
+    d.round_trip(above, 2);  // the 9th sample (8th ACK) of the next round: 160 + 7 x 2
+    CHECK(cubic(d).hystart().found());
+    CHECK(d.w.ssthresh_pkts == 174);
+  }
+}
+
 TEST_CASE("CUBIC follows W(t) = C (t - K)^3 + W_max at w = 1000 and w = 10000", "[cc][cubic]") {
   for (double w_max : {1000.0, 10000.0}) {
     const double K = std::cbrt(w_max * (1 - 0.7) / 0.4);
