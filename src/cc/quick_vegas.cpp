@@ -46,6 +46,9 @@ void QuickVegas::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
   if (!a.avoidance)
     return;
   if (ack.round_start) {
+    // Only the round after an adjustment adds incr per ACK; the next one holds the
+    // window, so each estimation grows it by (beta - diff) succ at most (eq. 3).
+    incr_ = 0;
     adjust_round_ = !adjust_round_;
     if (adjust_round_ && a.backlog)
       adjust(w, *a.backlog);
