@@ -327,9 +327,8 @@ TEST_CASE("Quick Vegas reaches the new equilibrium at least twice as fast as Veg
   CHECK(quick.max_queue <= vegas.max_queue);
 }
 
-TEST_CASE(
-    "Quick Vegas basic experiment with ns-2's Vegas and TCP settings: the published ramp-up, halving, doubling",
-    "[scenario][vegas][quick-vegas]") {
+TEST_CASE("Quick Vegas basic experiment with ns-2's Vegas and TCP settings: the published ramp-up, halving, doubling",
+          "[scenario][vegas][quick-vegas]") {
   // Chan et al. ran ns-2: Agent/TCP/Vegas averages each round's RTT samples, windowInit_
   // 2, Agent/TCPSink acknowledges every packet, no SACK. Published (Figs. 2, 3): Vegas
   // reaches equilibrium after 59 s, converges 47.9 s after the halving and 31.8 s after
@@ -355,8 +354,10 @@ TEST_CASE(
   // Quick Vegas as the paper's text has it (each estimation adds (beta - diff) succ over
   // one RTT, the next RTT holds the window): ramp-up 24 s and halving 7.0 s meet the
   // published 27 s (25 %) and 6.7 s (10 %); the doubling takes 3.1 s, 21 % under the
-  // published 3.9 s, and the maximum queue is 466 packets against 540 (docs/algorithms.md
-  // "quick-vegas" has what the text leaves open and its measured effects).
+  // published 3.9 s, and the maximum queue is 466 packets against 540. The halving time
+  // and the queue depend on the CBR start's phase in the two-round cycle (4.8-7.0 s,
+  // 466-552 packets for starts 80.00-80.15 s; docs/algorithms.md "quick-vegas" has these
+  // and what the text leaves open).
   CHECK(quick.ramp_steady_s == Approx(27).epsilon(0.25));
   CHECK(quick.halve_steady_s == Approx(6.7).epsilon(0.10));
   CHECK(quick.double_steady_s == Approx(3.9).epsilon(0.25));
