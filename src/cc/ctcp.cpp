@@ -10,7 +10,11 @@ namespace fastsim::cc {
 
 namespace {
 constexpr uint32_t kMinSamples = 3;  // Linux compound/Vegas: fewer means delayed ACKs only
-}
+// draft-sridharan-tcpm-ctcp-02 section 5: gamma_low, gamma_high, and g_sample = 3/4 diff_reno
+constexpr double kGammaLow = 5;
+constexpr double kGammaHigh = 30;
+constexpr double kSampleShare = 0.75;
+}  // namespace
 
 std::vector<ParamSpec> Compound::param_specs() {
   return {
@@ -19,15 +23,27 @@ std::vector<ParamSpec> Compound::param_specs() {
       {"k", 0.75, 0.1, 1.5, "", "exponent of the dwnd growth (0.75: HSTCP-like response)"},
       {"gamma", 30, 0.1, 1e6, "packets", "backlog above which dwnd shrinks"},
       {"zeta", 1, 0.01, 100, "", "dwnd decrease per packet of backlog above gamma"},
+      choice_param("tube", {"off", "on"},
+                   "gamma auto-tuning (draft section 5): at each loss gamma moves towards 3/4 of the loss window's "
+                   "backlog, within [5, 30]"),
+      {"tube_lambda", 0.8, 0.01, 1, "weight", "TUBE: weight of the new sample in gamma's moving average"},
   };
 }
 
 Compound::Compound(const ParamValues& p)
-    : alpha_(p.get("alpha")), beta_(p.get("beta")), k_(p.get("k")), gamma_(p.get("gamma")), zeta_(p.get("zeta")) {}
+    : alpha_(p.get("alpha")),
+      beta_(p.get("beta")),
+      k_(p.get("k")),
+      gamma_(p.get("gamma")),
+      zeta_(p.get("zeta")),
+      tube_(p.choice("tube") == "on"),
+      tube_lambda_(p.get("tube_lambda")) {}
 
 void Compound::update_dwnd(const FlowView& flow, const Window& w) {
   const double window = round_window_;
+  const double loss_window = round_wnd_;
   round_window_ = w.cwnd_pkts;
+  round_wnd_ = w.cwnd_pkts - dwnd_;
   if (flow.state != CaState::kOpen) {
     skip_round_ = true;  // the round after recovery straddles it
     return;
@@ -37,10 +53,14 @@ void Compound::update_dwnd(const FlowView& flow, const Window& w) {
     return;
   }
   const RoundRtt& r = flow.rtt->last_round;
-  if (r.samples < kMinSamples || !flow.rtt->min_rtt || !flow.cwnd_limited || w.cwnd_pkts < w.ssthresh_pkts)
+  if (r.samples < kMinSamples || !flow.rtt->min_rtt || !flow.cwnd_limited)
     return;
   const double rtt = r.min.to_seconds();
   const double base = flow.rtt->min_rtt->to_seconds();
+  if (tube_)
+    diff_reno_ = rtt > 0 ? loss_window * (rtt - base) / rtt : 0.0;
+  if (w.cwnd_pkts < w.ssthresh_pkts)
+    return;
   diff_ = rtt > 0 ? window * (rtt - base) / rtt : 0.0;
   if (diff_ < gamma_) {
     dwnd_ += std::max(alpha_ * std::pow(window, k_) - 1.0, 0.0);
@@ -74,6 +94,10 @@ void Compound::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
 }
 
 LossResponse Compound::on_loss(const FlowView& /*flow*/, const Window& w) {
+  if (tube_ && diff_reno_) {
+    gamma_ = std::clamp((1 - tube_lambda_) * gamma_ + tube_lambda_ * kSampleShare * *diff_reno_, kGammaLow, kGammaHigh);
+    diff_reno_.reset();
+  }
   const double window = w.cwnd_pkts;
   const double wnd = std::max(window - std::min(dwnd_, window), 0.0);
   dwnd_ = std::max(window * (1.0 - beta_) - wnd / 2.0, 0.0);
@@ -96,8 +120,9 @@ std::span<const TraceColumn> Compound::trace_columns() const {
       {"ct_wnd", [](const CongestionControl& cc) { return static_cast<const Compound&>(cc).wnd_; }},
       {"ct_dwnd", [](const CongestionControl& cc) { return static_cast<const Compound&>(cc).dwnd_; }},
       {"ct_diff", [](const CongestionControl& cc) { return static_cast<const Compound&>(cc).diff_; }},
+      {"ct_gamma", [](const CongestionControl& cc) { return static_cast<const Compound&>(cc).gamma_; }},
   };
-  return kColumns;
+  return std::span<const TraceColumn>(kColumns).first(tube_ ? 4 : 3);  // ct_gamma only with TUBE
 }
 
 }  // namespace fastsim::cc

@@ -14,6 +14,8 @@ std::vector<ParamSpec> Cubic::param_specs() {
       {"beta", 0.7, 0.01, 0.99, "fraction", "multiplicative decrease: the window keeps beta at a loss"},
       {"tcp_friendly", 1, 0, 1, "0 or 1", "use the TCP-friendly region (RFC 8312 section 4.2)"},
       {"fast_convergence", 1, 0, 1, "0 or 1", "release bandwidth faster when W_max shrinks"},
+      choice_param("hystart", {"off", "linux"},
+                   "hybrid slow start: none, or Linux's HyStart (ACK train and delay increase end slow start)"),
   };
 }
 
@@ -31,9 +33,14 @@ Cubic::Cubic(const ParamValues& p)
     : c_(p.get("c")),
       beta_(p.get("beta")),
       tcp_friendly_(p.get("tcp_friendly") != 0),
-      fast_convergence_(p.get("fast_convergence") != 0) {}
+      fast_convergence_(p.get("fast_convergence") != 0),
+      use_hystart_(p.choice("hystart") == "linux") {}
 
 void Cubic::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
+  if (use_hystart_) {
+    constexpr Duration kFreshEpoch = Duration::seconds_int(1);  // Linux: samples within HZ of the epoch start
+    hystart_.on_ack(flow, w, ack, epoch_start_ && flow.now - *epoch_start_ < kFreshEpoch);
+  }
   const double acked = acked_for_avoidance(flow, w, ack);
   if (acked <= 0)
     return;
@@ -73,6 +80,7 @@ LossResponse Cubic::on_loss(const FlowView& /*flow*/, const Window& w) {
 LossResponse Cubic::on_timeout(const FlowView& flow, const Window& w) {
   const LossResponse r = timeout_from_loss(flow, w);
   w_last_max_ = 0;
+  hystart_.reset();
   return r;
 }
 

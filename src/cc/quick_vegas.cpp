@@ -10,10 +10,12 @@ std::vector<ParamSpec> QuickVegas::param_specs() {
       {"alpha", 2, 0, 1e6, "packets", "grow while fewer than alpha are queued"},
       {"beta", 4, 0, 1e6, "packets", "cut to (alpha+beta)/2 queued when more than beta are"},
       {"gamma", 1, 0, 1e6, "packets", "leave slow start once more than gamma are queued"},
+      rtt_statistic_param(),
   };
 }
 
-QuickVegas::QuickVegas(const ParamValues& p) : alpha_(p.get("alpha")), beta_(p.get("beta")), core_(p.get("gamma")) {}
+QuickVegas::QuickVegas(const ParamValues& p)
+    : alpha_(p.get("alpha")), beta_(p.get("beta")), core_(p.get("gamma"), rtt_statistic_from(p)) {}
 
 void QuickVegas::adjust(Window& w, double diff) {
   const double mid = (alpha_ + beta_) / 2;
@@ -44,6 +46,9 @@ void QuickVegas::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
   if (!a.avoidance)
     return;
   if (ack.round_start) {
+    // Only the round after an adjustment adds incr per ACK; the next one holds the
+    // window, so each estimation grows it by (beta - diff) succ at most (eq. 3).
+    incr_ = 0;
     adjust_round_ = !adjust_round_;
     if (adjust_round_ && a.backlog)
       adjust(w, *a.backlog);

@@ -2,6 +2,8 @@
 #include "fastsim/cc/vegas.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "fastsim/cc/reno.hpp"
 
@@ -17,8 +19,56 @@ double vegas_backlog(double w, Duration base_rtt, Duration rtt) {
   return w * static_cast<double>((rtt - base_rtt).ps()) / static_cast<double>(rtt.ps());
 }
 
+ParamSpec rtt_statistic_param() {
+  return choice_param("rtt_statistic", {"round_min", "round_mean", "srtt"},
+                      "RTT compared with baseRTT once per round: the round's smallest sample (Linux), the mean of "
+                      "its samples (ns-2) or the smoothed RTT");
+}
+
+RttStatistic rtt_statistic_from(const ParamValues& p) {
+  const std::string& name = p.choice("rtt_statistic");
+  if (name == "round_min")
+    return RttStatistic::kRoundMin;
+  if (name == "round_mean")
+    return RttStatistic::kRoundMean;
+  if (name == "srtt")
+    return RttStatistic::kSrtt;
+  throw std::invalid_argument("unknown rtt_statistic \"" + name + "\"");
+}
+
+std::optional<Duration> VegasCore::round_rtt(const FlowView& flow, const AckEvent& ack) {
+  if (statistic_ == RttStatistic::kRoundMean) {
+    // ns-2 tcp-vegas.cc: the per-RTT decision runs before this ACK's own sample is
+    // added, so the ACK that ends a round counts in the next one; a round without a
+    // sample uses the time since it began.
+    std::optional<Duration> rtt;
+    if (ack.round_start) {
+      if (round_samples_ > 0) {
+        rtt = Duration::picoseconds(round_sum_ps_ / round_samples_);
+      } else if (flow.now > round_begin_) {
+        rtt = flow.now - round_begin_;
+      }
+      round_sum_ps_ = 0;
+      round_samples_ = 0;
+      round_begin_ = flow.now;
+    }
+    if (ack.rtt_sample) {
+      round_sum_ps_ += ack.rtt_sample->ps();
+      ++round_samples_;
+    }
+    return rtt;
+  }
+  const RoundRtt& r = flow.rtt->last_round;
+  if (!ack.round_start || r.samples < kMinRoundSamples)
+    return std::nullopt;
+  if (statistic_ == RttStatistic::kSrtt)
+    return flow.rtt->srtt;
+  return r.min;
+}
+
 VegasAck VegasCore::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
   VegasAck out;
+  const std::optional<Duration> rtt = round_rtt(flow, ack);
   if (flow.state == CaState::kLoss) {
     // After a timeout: Reno's slow start back to ssthresh (Linux runs cong_avoid in the
     // Loss state; Vegas's own control resumes once the lost window is repaired).
@@ -28,9 +78,8 @@ VegasAck VegasCore::on_ack(const FlowView& flow, Window& w, const AckEvent& ack)
   }
   if (flow.state != CaState::kOpen)
     return out;
-  const RoundRtt& r = flow.rtt->last_round;
-  if (ack.round_start && r.samples >= kMinRoundSamples && flow.rtt->min_rtt) {
-    out.backlog = vegas_backlog(w.cwnd_pkts, *flow.rtt->min_rtt, r.min);
+  if (rtt && flow.rtt->min_rtt) {
+    out.backlog = vegas_backlog(w.cwnd_pkts, *flow.rtt->min_rtt, *rtt);
     diff_ = *out.backlog;
   }
   if (w.cwnd_pkts >= w.ssthresh_pkts) {
@@ -55,6 +104,7 @@ std::vector<ParamSpec> Vegas::param_specs() {
       {"alpha", 2, 0, 1e6, "packets", "grow by one packet per RTT while fewer than alpha are queued"},
       {"beta", 4, 0, 1e6, "packets", "shrink by one packet per RTT while more than beta are queued"},
       {"gamma", 1, 0, 1e6, "packets", "leave slow start once more than gamma are queued"},
+      rtt_statistic_param(),
   };
 }
 
@@ -64,7 +114,8 @@ std::vector<std::pair<std::string, std::string>> Vegas::check(const ParamValues&
   return {};
 }
 
-Vegas::Vegas(const ParamValues& p) : alpha_(p.get("alpha")), beta_(p.get("beta")), core_(p.get("gamma")) {}
+Vegas::Vegas(const ParamValues& p)
+    : alpha_(p.get("alpha")), beta_(p.get("beta")), core_(p.get("gamma"), rtt_statistic_from(p)) {}
 
 void Vegas::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
   const VegasAck a = core_.on_ack(flow, w, ack);

@@ -41,6 +41,10 @@ const ParamRow kParamRows[] = {
     {"vegas",     "alpha", 2.0,  2.0,   1.0,  "Linux tcp_vegas.c alpha = 2; ns-2 Agent/TCP/Vegas v_alpha_ 1"},
     {"vegas",     "beta",  4.0,  4.0,   3.0,  "Linux tcp_vegas.c beta = 4; ns-2 Agent/TCP/Vegas v_beta_ 3"},
     {"vegas",     "gamma", 1.0,  1.0,   1.0,  "Linux tcp_vegas.c gamma = 1; ns-2 Agent/TCP/Vegas v_gamma_ 1"},
+    {"vegas",     "rtt_statistic", "round_min", "round_min", "round_mean", "Linux tcp_vegas.c judges a round by its minimum RTT; ns-2 tcp-vegas.cc by the mean of the round's samples"},
+    {"quick-vegas", "rtt_statistic", "round_min", "round_min", "round_mean", "as vegas: Quick Vegas was evaluated in ns-2, whose Vegas averages the round"},
+    {"cubic",     "hystart", "off", "linux", "off",  "Linux tcp_cubic.c hystart = 1 (since 2.6.29); ns-2 has no CUBIC agent of its own"},
+    {"ctcp",      "tube",  "off", "on",  "off",  "the CTCP implementations of the Leith et al. evaluation (Vista SP1 and the Linux re-implementation of the draft) employ TUBE; ns-2 has no CTCP agent"},
 };
 // clang-format on
 

@@ -7,28 +7,34 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "fastsim/cc/registry.hpp"
 #include "fastsim/tcp/rtt_estimator.hpp"
 
 namespace fastsim::testing {
 
-/// `algorithm` from the registry with its default parameters, except those in `params`.
+/// `algorithm` from the registry with its default parameters, except the numbers in
+/// `params` and the string options in `choices`.
 inline std::unique_ptr<cc::CongestionControl> make_algorithm(const std::string& algorithm,
-                                                             const std::map<std::string, double>& params = {}) {
+                                                             const std::map<std::string, double>& params = {},
+                                                             const std::map<std::string, std::string>& choices = {}) {
   const cc::AlgorithmInfo* info = cc::find_algorithm(algorithm);
   if (info == nullptr)
     throw std::invalid_argument("unknown algorithm " + algorithm);
   cc::ParamValues values = cc::ParamValues::defaults(info->params);
   for (const auto& [k, v] : params)
     values.set(k, v);
+  for (const auto& [k, v] : choices)
+    values.set_choice(k, v);
   return info->make(values);
 }
 
 class CcDriver {
  public:
-  explicit CcDriver(const std::string& algorithm, const std::map<std::string, double>& params = {})
-      : cc(make_algorithm(algorithm, params)) {}
+  explicit CcDriver(const std::string& algorithm, const std::map<std::string, double>& params = {},
+                    const std::map<std::string, std::string>& choices = {})
+      : cc(make_algorithm(algorithm, params, choices)) {}
 
   [[nodiscard]] cc::FlowView view() const {
     cc::FlowView v;
@@ -52,6 +58,24 @@ class CcDriver {
       cc::AckEvent ev;
       ev.newly_acked = per_ack;
       ev.rtt_sample = sample;
+      ev.in_recovery = state == cc::CaState::kRecovery;
+      ev.round_start = i + 1 == acks;
+      if (ev.round_start)
+        end_round();
+      cc->on_ack(view(), w, ev);
+    }
+  }
+  /// One round trip with one ACK per entry of `samples` (each acking one packet, with
+  /// that RTT sample), spread evenly over the last sample; the last ACK ends the round.
+  void round_trip_samples(const std::vector<Duration>& samples) {
+    const auto acks = static_cast<int64_t>(samples.size());
+    const Duration step = Duration::picoseconds(samples.back().ps() / acks);
+    for (int64_t i = 0; i < acks; ++i) {
+      now = now + step;
+      add_sample(samples[static_cast<size_t>(i)]);
+      cc::AckEvent ev;
+      ev.newly_acked = 1;
+      ev.rtt_sample = samples[static_cast<size_t>(i)];
       ev.in_recovery = state == cc::CaState::kRecovery;
       ev.round_start = i + 1 == acks;
       if (ev.round_start)

@@ -142,6 +142,135 @@ void run_for(CcDriver& d, double t, Duration rtt) {
 }
 }  // namespace
 
+namespace {
+/// CTCP with TUBE in congestion avoidance at w = 1000, dwnd grown over 3 rounds.
+CcDriver ctcp_tube(const std::string& tube) {
+  CcDriver d("ctcp", {}, {{"tube", tube}});
+  d.w = {1000, 1};
+  d.round_trip(kBase);
+  d.w.cwnd_pkts = 1000;
+  d.round_trips(3, kBase);
+  return d;
+}
+/// The backlog of a window w at RTT rtt: w (rtt - base) / rtt.
+double backlog(double w, Duration rtt) {
+  return w * (rtt.to_seconds() - kBase.to_seconds()) / rtt.to_seconds();
+}
+}  // namespace
+
+TEST_CASE("CTCP TUBE: at a loss gamma = (1 - lambda) gamma + lambda 3/4 diff_reno, within [5, 30]", "[cc][ctcp]") {
+  CcDriver d = ctcp_tube("on");
+  REQUIRE(compound(d).gamma() == 30);
+  // diff_reno: the backlog of the loss window wnd (at the round's start) alone.
+  double wnd = d.w.cwnd_pkts - compound(d).dwnd();
+  Duration rtt = rtt_for_backlog(d.w.cwnd_pkts, 20);  // 20 queued by the whole window
+  d.round_trip(rtt);
+  REQUIRE(compound(d).diff_reno());
+  CHECK(*compound(d).diff_reno() == Approx(backlog(wnd, rtt)).epsilon(1e-9));
+  const double sample1 = 0.75 * *compound(d).diff_reno();
+  d.loss();
+  const double gamma1 = 0.2 * 30 + 0.8 * sample1;  // lambda = 0.8
+  INFO("diff_reno " << sample1 / 0.75 << ", gamma " << gamma1);
+  CHECK(compound(d).gamma() == Approx(gamma1).epsilon(1e-12));
+  CHECK(gamma1 > 5);
+  CHECK(gamma1 < 30);
+  // diff_reno is spent: a second loss with no round in between leaves gamma alone.
+  CHECK_FALSE(compound(d).diff_reno());
+  d.loss();
+  CHECK(compound(d).gamma() == Approx(gamma1).epsilon(1e-12));
+  // The round after a loss is not measured; an empty queue then gives a sample of 0:
+  // 0.2 gamma1 < 5, clamped to gamma_low = 5.
+  d.round_trip(kBase);
+  CHECK_FALSE(compound(d).diff_reno());
+  d.round_trip(kBase);
+  REQUIRE(compound(d).diff_reno());
+  CHECK(*compound(d).diff_reno() == Approx(0).margin(1e-9));
+  d.loss();
+  CHECK(0.2 * gamma1 < 5);
+  CHECK(compound(d).gamma() == 5);
+  // A large backlog: 0.2 x 5 + 0.8 x 3/4 diff_reno > 30, clamped to gamma_high = 30.
+  d.round_trip(kBase);
+  wnd = d.w.cwnd_pkts - compound(d).dwnd();
+  rtt = kBase * 2;  // half of the window queued
+  d.round_trip(rtt);
+  REQUIRE(compound(d).diff_reno());
+  CHECK(*compound(d).diff_reno() == Approx(backlog(wnd, rtt)).epsilon(1e-9));
+  CHECK(0.2 * 5 + 0.8 * 0.75 * backlog(wnd, rtt) > 30);
+  d.loss();
+  CHECK(compound(d).gamma() == 30);
+  SECTION("tube_lambda weighs the new sample") {
+    CcDriver e("ctcp", {{"tube_lambda", 0.25}}, {{"tube", "on"}});
+    e.w = {1000, 1};
+    e.round_trip(kBase);
+    e.w.cwnd_pkts = 1000;
+    e.round_trips(3, kBase);
+    e.round_trip(rtt_for_backlog(e.w.cwnd_pkts, 20));
+    const double sample = 0.75 * *compound(e).diff_reno();
+    e.loss();
+    CHECK(compound(e).gamma() == Approx(0.75 * 30 + 0.25 * sample).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("CTCP TUBE: the tuned gamma is the threshold dwnd obeys; off keeps gamma fixed", "[cc][ctcp]") {
+  std::map<std::string, double> dwnd_change;
+  for (const std::string tube : {"on", "off"}) {
+    CcDriver d = ctcp_tube(tube);
+    d.round_trip(rtt_for_backlog(d.w.cwnd_pkts, 20));
+    d.loss();             // TUBE: gamma ~ 17
+    d.round_trip(kBase);  // the round after the loss is not measured
+    const double before = compound(d).dwnd();
+    REQUIRE(before > 0);
+    d.round_trip(rtt_for_backlog(d.w.cwnd_pkts, 25));  // 25 queued: above ~17, below 30
+    dwnd_change[tube] = compound(d).dwnd() - before;
+    INFO("tube " << tube << ": gamma " << compound(d).gamma() << ", dwnd " << before << " -> " << compound(d).dwnd());
+    CHECK(compound(d).gamma() == Approx(tube == "on" ? 17.0 : 30.0).margin(tube == "on" ? 1.5 : 0.0));
+    CHECK(d.cc->trace_columns().size() == (tube == "on" ? 4U : 3U));  // ct_gamma only with TUBE
+  }
+  CHECK(dwnd_change["on"] < 0);   // shrinks: 25 >= gamma
+  CHECK(dwnd_change["off"] > 0);  // grows: 25 < 30
+}
+
+TEST_CASE("CUBIC HyStart (Linux): an ACK train longer than delay_min / 2 ends slow start", "[cc][cubic][hystart]") {
+  // 100 ACKs 1 ms apart (< 2 ms: one train), every sample 100 ms: the train exceeds
+  // 50 ms at the 52nd ACK, when slow start has grown the window from 100 to 151.
+  CcDriver d("cubic", {}, {{"hystart", "linux"}});
+  d.w = {100, cc::kInfiniteSsthresh};
+  d.round_trip(kBase);
+  CHECK(cubic(d).hystart().found());
+  CHECK(d.w.ssthresh_pkts == 151);
+  CHECK(cubic(d).hystart().exit_window() == 151);
+  CcDriver off("cubic");
+  off.w = {100, cc::kInfiniteSsthresh};
+  off.round_trip(kBase);
+  CHECK(cc::is_infinite_ssthresh(off.w.ssthresh_pkts));
+  CHECK(off.w.cwnd_pkts == 200);
+}
+
+TEST_CASE("CUBIC HyStart (Linux): a round's first samples above delay_min + clamp(delay_min / 8, 4 ms, 16 ms)",
+          "[cc][cubic][hystart]") {
+  // 20 packets at the start, delayed ACKs (2 packets each; > 2 ms apart while a train
+  // could matter). A HyStart round begins with the ACK that ends the sender's round,
+  // whose sample counts in it; the test uses the smallest of its samples once more
+  // than 8 were taken.
+  for (const auto& [base_ms, threshold_ms] : {std::pair{100, 12.5}, std::pair{200, 16.0}}) {
+    INFO("delay_min " << base_ms << " ms, threshold +" << threshold_ms << " ms");
+    const Duration base = Duration::milliseconds(base_ms);
+    const Duration below = base + Duration::seconds(threshold_ms * 1e-3 - 0.0005);
+    const Duration above = base + Duration::seconds(threshold_ms * 1e-3 + 0.0005);
+    CcDriver d("cubic", {}, {{"hystart", "linux"}});
+    d.w = {20, cc::kInfiniteSsthresh};
+    d.round_trip(base, 2);   // 20 -> 40
+    d.round_trip(below, 2);  // 40 -> 80: not above the threshold
+    CHECK_FALSE(cubic(d).hystart().found());
+    d.round_trip(above, 2);  // 80 -> 160: its HyStart round began with a `below` sample
+    CHECK_FALSE(cubic(d).hystart().found());
+    CHECK(d.w.cwnd_pkts == 160);
+    d.round_trip(above, 2);  // the 9th sample (8th ACK) of the next round: 160 + 7 x 2
+    CHECK(cubic(d).hystart().found());
+    CHECK(d.w.ssthresh_pkts == 174);
+  }
+}
+
 TEST_CASE("CUBIC follows W(t) = C (t - K)^3 + W_max at w = 1000 and w = 10000", "[cc][cubic]") {
   for (double w_max : {1000.0, 10000.0}) {
     const double K = std::cbrt(w_max * (1 - 0.7) / 0.4);

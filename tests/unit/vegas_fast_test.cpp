@@ -58,6 +58,59 @@ TEST_CASE("Vegas moves the window by one packet per RTT towards [alpha, beta] qu
   }
 }
 
+TEST_CASE("Vegas rtt_statistic: the round's minimum (Linux), ns-2's round mean, or the smoothed RTT",
+          "[cc][vegas][quick-vegas]") {
+  // One round of 100 ACKs at w = 100: 10 samples of 100 ms, 70 of 102 ms, 20 of 110 ms.
+  std::vector<Duration> round;
+  round.insert(round.end(), 10, Duration::milliseconds(100));
+  round.insert(round.end(), 70, Duration::milliseconds(102));
+  round.insert(round.end(), 20, Duration::milliseconds(110));
+  const auto diff_at = [](double w, Duration rtt) { return w * (rtt - kBase).to_seconds() / rtt.to_seconds(); };
+  SECTION("round_min: the smallest sample, no queue seen, +1") {
+    CcDriver d = at_window("vegas", 100);
+    d.round_trip_samples(round);
+    CHECK(dynamic_cast<const cc::Vegas&>(*d.cc).diff() == Approx(0).margin(1e-9));
+    CHECK(d.w.cwnd_pkts == Approx(101));
+  }
+  SECTION("round_mean: ns-2 averages the samples before the ACK that ends the round, which counts in the next") {
+    CcDriver d("vegas", {}, {{"rtt_statistic", "round_mean"}});
+    d.w = {100, 1};
+    d.rtt.set_min_rtt(kBase);
+    d.round_trip_samples(round);
+    // (10 x 100 + 70 x 102 + 19 x 110) / 99 ms: 3.2 packets queued, inside [alpha, beta]
+    const Duration mean = Duration::picoseconds(
+        (Duration::milliseconds(1000) + Duration::milliseconds(7140) + Duration::milliseconds(2090)).ps() / 99);
+    const auto& v = dynamic_cast<const cc::Vegas&>(*d.cc);
+    CHECK(v.diff() == Approx(diff_at(100, mean)).epsilon(1e-9));
+    CHECK(d.w.cwnd_pkts == Approx(100));
+    // The next round's samples are all 100 ms, but its mean includes the 110-ms sample
+    // of the ACK that ended the previous round.
+    d.round_trip_samples(std::vector<Duration>(100, kBase));
+    const Duration carried = Duration::picoseconds((Duration::milliseconds(110) + kBase * 99).ps() / 100);
+    CHECK(v.diff() == Approx(diff_at(100, carried)).epsilon(1e-9));
+    CHECK(v.diff() > 0.05);
+  }
+  SECTION("srtt: the RFC 6298 smoothed RTT, pulled up by the last samples, -1") {
+    CcDriver d("vegas", {}, {{"rtt_statistic", "srtt"}});
+    d.w = {100, 1};
+    d.rtt.set_min_rtt(kBase);
+    d.round_trip_samples(round);
+    const Duration srtt = *d.rtt.view().srtt;
+    const auto& v = dynamic_cast<const cc::Vegas&>(*d.cc);
+    CHECK(v.diff() == Approx(diff_at(100, srtt)).epsilon(1e-9));
+    CHECK(v.diff() > 4);
+    CHECK(d.w.cwnd_pkts == Approx(99));
+  }
+  SECTION("Quick Vegas reads the same statistic") {
+    CcDriver d("quick-vegas", {}, {{"rtt_statistic", "round_mean"}});
+    d.w = {100, 1};
+    d.rtt.set_min_rtt(kBase);
+    d.round_trip_samples(std::vector<Duration>(100, Duration::milliseconds(104)));
+    const double qv_diff = d.cc->trace_columns()[0].value(*d.cc);
+    CHECK(qv_diff == Approx(diff_at(100, Duration::milliseconds(104))).epsilon(1e-9));
+  }
+}
+
 TEST_CASE("Vegas slow start doubles every other RTT and stops once gamma packets are queued", "[cc][vegas]") {
   CcDriver d("vegas");
   d.w = {10, 1e9};
@@ -81,6 +134,9 @@ TEST_CASE("Vegas and Quick Vegas halve on loss", "[cc][vegas][quick-vegas]") {
 }
 
 TEST_CASE("Quick Vegas follows the increment-history rule every other RTT", "[cc][quick-vegas]") {
+  // The paper's pseudo code runs once per estimation, every other RTT ("like the updating
+  // in slow-start phase": the round in between keeps the window fixed); eq. (3) grows the
+  // window by (beta - diff) succ per estimation, spread as incr per ACK over one RTT.
   for (double w0 : {100.0, 1000.0}) {
     INFO("w = " << w0);
     SECTION("above beta: w drops by diff - (alpha + beta) / 2 at once, on every other round") {
@@ -90,38 +146,57 @@ TEST_CASE("Quick Vegas follows the increment-history rule every other RTT", "[cc
       d.round_trip(rtt_for_backlog(w0, 10.0));  // measuring round: no adjustment
       CHECK(d.w.cwnd_pkts == Approx(w0 - 7));
     }
-    SECTION("below alpha: succ grows the per-RTT increase (beta - diff) * succ, capped at doubling") {
+    SECTION("below alpha: each estimation adds (beta - diff) succ over one RTT, the next RTT holds") {
       CcDriver d = at_window("quick-vegas", w0);
       const auto& qv = dynamic_cast<const cc::QuickVegas&>(*d.cc);
-      d.round_trip(kBase);  // adjustment: diff 0, succ 1, incr = 4 / w per packet
+      d.round_trip(kBase);  // adjustment: diff 0, succ 1, incr = 4 / w per ACK
       CHECK(qv.succ() == 1);
       CHECK(qv.incr() == Approx(4 / w0));
-      // One RTT of ACKs at that increment: +4 packets (the ACK that ended the adjusting
-      // round is the first of the next one and already carried one increment).
+      // One RTT of ACKs at that increment (the ACK that ended the adjusting round is the
+      // first of the next one and already carried one increment): +4 packets.
       d.round_trip(kBase);
-      CHECK(d.w.cwnd_pkts == Approx(w0 + 4).margin(4 / w0 + 1e-9));
-      d.round_trip(kBase);  // +4 again, then the next adjustment: succ 2
+      CHECK(d.w.cwnd_pkts == Approx(w0 + 4).epsilon(1e-12));
+      CHECK(qv.incr() == 0);  // the round that follows holds the window
+      d.round_trip(kBase);    // held, then the next adjustment: succ 2, incr = 8 / w
       CHECK(qv.succ() == 2);
-      CHECK(qv.incr() == Approx(8 / d.w.cwnd_pkts).epsilon(0.01));
-    }
-    SECTION("(beta - diff) succ > w: incr = 1, the window doubles in one RTT") {
-      CcDriver d = at_window("quick-vegas", 3);
-      const auto& qv = dynamic_cast<const cc::QuickVegas&>(*d.cc);
-      d.round_trip(kBase);  // adjustment: 4 * 1 > 3
-      CHECK(qv.incr() == 1.0);
-      const double w1 = d.w.cwnd_pkts;
+      CHECK(qv.incr() == Approx(8 / (w0 + 4)));
+      CHECK(d.w.cwnd_pkts == Approx(w0 + 4 + 8 / (w0 + 4)).epsilon(1e-12));  // only the new adjustment's first ACK
       d.round_trip(kBase);
-      CHECK(d.w.cwnd_pkts == Approx(2 * w1));
+      CHECK(d.w.cwnd_pkts == Approx(w0 + 4 + 8).epsilon(1e-12));
     }
-    SECTION("between the middle and beta: -1; between alpha and the middle: +1 per RTT") {
+    SECTION("between the middle and beta: -1; between alpha and the middle: +1 per estimation") {
       CcDriver d = at_window("quick-vegas", w0);
       d.round_trip(rtt_for_backlog(w0, 3.5));  // adjustment: 3 < 3.5 <= 4
       CHECK(d.w.cwnd_pkts == Approx(w0 - 1));
       CcDriver e = at_window("quick-vegas", w0);
       e.round_trip(rtt_for_backlog(w0, 2.5));  // adjustment: incr = 1/w
       e.round_trip(rtt_for_backlog(w0, 2.5));
-      CHECK(e.w.cwnd_pkts == Approx(w0 + 1).margin(1 / w0 + 1e-9));
+      CHECK(e.w.cwnd_pkts == Approx(w0 + 1).epsilon(1e-12));
+      e.round_trip(rtt_for_backlog(w0 + 1, 2.5));  // held; the next adjustment's first ACK adds 1/(w + 1)
+      CHECK(e.w.cwnd_pkts == Approx(w0 + 1 + 1 / (w0 + 1)).epsilon(1e-12));
     }
+    SECTION("a round that ends without an estimate (fewer than 3 samples) adds nothing") {
+      CcDriver d = at_window("quick-vegas", w0);
+      d.round_trips(2, kBase);                                // adjustment (succ 1), +4, hold
+      d.round_trip_samples(std::vector<Duration>(2, kBase));  // would be the next adjustment: no estimate
+      CHECK(d.w.cwnd_pkts == Approx(w0 + 4).epsilon(1e-12));
+      d.round_trip(kBase);  // no increment; this round ends on a hold boundary
+      CHECK(d.w.cwnd_pkts == Approx(w0 + 4).epsilon(1e-12));
+    }
+  }
+  SECTION("(beta - diff) succ > w: incr = 1, the window at most doubles per estimation") {
+    CcDriver d = at_window("quick-vegas", 3);
+    const auto& qv = dynamic_cast<const cc::QuickVegas&>(*d.cc);
+    d.round_trip(kBase);  // 3 ACKs; the last adjusts: 4 * 1 > 3, incr = 1 (and adds 1)
+    CHECK(qv.incr() == 1.0);
+    CHECK(d.w.cwnd_pkts == 4);
+    // The 3 ACKs of the packets in flight at the adjustment (the first one above):
+    // 3 -> 6, then the round ends and the next one holds.
+    d.round_trip_samples(std::vector<Duration>(3, kBase));
+    CHECK(d.w.cwnd_pkts == 6);
+    d.round_trip_samples(std::vector<Duration>(5, kBase));  // held; its last ACK adjusts (succ 2, incr 1)
+    CHECK(qv.succ() == 2);
+    CHECK(d.w.cwnd_pkts == 7);
   }
 }
 

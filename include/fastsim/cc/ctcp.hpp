@@ -16,8 +16,19 @@
 // - Loss: wnd' = wnd/2, dwnd' = max(w (1 - beta) - wnd/2, 0); ssthresh and the window
 //   after recovery are wnd' + dwnd' (at least 2).
 // - Timeout: ssthresh as for a loss, w = 1, dwnd = 0 (slow start).
-// - TUBE (gamma tuned from the backlog seen at losses) is not implemented: gamma is fixed.
+// - Parameter tube: "off" (default) keeps gamma fixed; "on" runs the draft's gamma
+//   auto-tuning (draft-sridharan-tcpm-ctcp-02 section 5, "tuning by emulation"/TUBE):
+//   at the end of every measured round (Open, not the round after a loss, >= 3 samples,
+//   window-limited; slow start included) diff_reno = wnd_r (RTT - baseRTT) / RTT, the
+//   backlog of the loss window alone (wnd_r: wnd at the round's start; RTT as for diff,
+//   the draft's text uses srtt); at a loss (fast retransmit or timeout), if a diff_reno
+//   was taken since the previous loss: gamma = (1 - lambda) gamma + lambda 3/4 diff_reno,
+//   clamped to [5, 30] packets (the draft's gamma_low, gamma_high), and diff_reno becomes
+//   invalid. The draft leaves lambda open: parameter tube_lambda, default 0.8. The
+//   initial gamma is parameter gamma (the draft: 30).
 #pragma once
+
+#include <optional>
 
 #include "fastsim/cc/congestion_control.hpp"
 #include "fastsim/cc/params.hpp"
@@ -30,6 +41,10 @@ class Compound final : public CongestionControl {
   explicit Compound(const ParamValues& p);
 
   [[nodiscard]] double dwnd() const { return dwnd_; }
+  /// The backlog threshold in use (fixed, or tuned by TUBE).
+  [[nodiscard]] double gamma() const { return gamma_; }
+  /// TUBE's latest diff_reno, while valid (none: not taken since the last loss).
+  [[nodiscard]] std::optional<double> diff_reno() const { return diff_reno_; }
 
   void on_ack(const FlowView& flow, Window& w, const AckEvent& ack) override;
   [[nodiscard]] LossResponse on_loss(const FlowView& flow, const Window& w) override;
@@ -40,10 +55,14 @@ class Compound final : public CongestionControl {
   void update_dwnd(const FlowView& flow, const Window& w);
 
   double alpha_, beta_, k_, gamma_, zeta_;
+  bool tube_;
+  double tube_lambda_;
+  std::optional<double> diff_reno_;
   double dwnd_ = 0;
   double wnd_ = 0;           // for the trace
   double diff_ = 0;          // last backlog estimate (packets)
   double round_window_ = 0;  // w at the start of the current round
+  double round_wnd_ = 0;     // wnd at the start of the current round
   bool skip_round_ = true;
 };
 

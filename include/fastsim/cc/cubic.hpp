@@ -10,12 +10,15 @@
 // - Fast convergence: a loss below the previous W_max sets W_max = w (1 + beta)/2.
 // - Loss: ssthresh = w beta_cubic. Timeout: the same ssthresh, then W_max and the epoch are
 //   reset (Linux bictcp_reset), so the next epoch starts with K = 0 at the window it has then.
-// - Slow start is standard (ABC, L = 2); HyStart is not implemented (RFC 8312 does not use it).
+// - Slow start is standard (ABC, L = 2). Parameter hystart: "off" (default; RFC 8312
+//   does not use it) or "linux", Linux's HyStart (hystart.hpp: ACK-train and
+//   delay-increase detection end slow start with ssthresh = cwnd before a loss).
 #pragma once
 
 #include <optional>
 
 #include "fastsim/cc/congestion_control.hpp"
+#include "fastsim/cc/hystart.hpp"
 #include "fastsim/cc/params.hpp"
 
 namespace fastsim::cc {
@@ -28,6 +31,8 @@ class Cubic final : public CongestionControl {
 
   [[nodiscard]] double w_max() const { return w_max_; }
   [[nodiscard]] double k_seconds() const { return k_; }
+  /// HyStart's state (meaningful with hystart = "linux").
+  [[nodiscard]] const Hystart& hystart() const { return hystart_; }
 
   void on_ack(const FlowView& flow, Window& w, const AckEvent& ack) override;
   [[nodiscard]] LossResponse on_loss(const FlowView& flow, const Window& w) override;
@@ -37,6 +42,8 @@ class Cubic final : public CongestionControl {
  private:
   double c_, beta_;
   bool tcp_friendly_, fast_convergence_;
+  bool use_hystart_;
+  Hystart hystart_;
   double w_max_ = 0;  // W_max of the current epoch (0: none yet)
   double w_last_max_ = 0;
   std::optional<Time> epoch_start_;

@@ -1,14 +1,20 @@
 // Quick Vegas (Chan, Lin, Chan, Ho: an improved Vegas for high bandwidth-delay
 // product networks; docs/algorithms.md "quick-vegas"). The Vegas backlog estimate
-// diff, but the window is adjusted only every other round, and growth is a per-ACK
+// diff, but the window is adjusted only every other round: an adjustment sets a per-ACK
 // increment incr that grows with the number succ of consecutive estimations below
-// alpha (at most doubling the window per RTT); above beta the window drops at once to
-// the middle of [alpha, beta].
+// alpha (in total (beta - diff) succ packets, at most a doubling, per estimation) or
+// cuts the window at once (above beta to the middle of [alpha, beta]); the round after
+// it spreads incr over its ACKs and the next one holds the window.
 // Choices:
-// - The decision uses the round that just ended (smallest sample, >= 3 samples, as
-//   Vegas); decisions happen at every other round boundary once slow start is over.
+// - The decision uses the round that just ended, judged by the RTT statistic of
+//   parameter rtt_statistic (round_min, round_mean, srtt; as Vegas, vegas.hpp);
+//   decisions happen at every other round boundary once slow start is over.
+// - incr applies during the round that follows the adjustment only (the paper: the
+//   window is adjusted every other RTT, like Vegas's slow start, whose in-between round
+//   keeps the window fixed; eq. 3 adds (beta - diff) succ per estimation). A round that
+//   ends without an estimate (too few samples) adds nothing.
 // - incr is added per packet acknowledged (a delayed ACK covering two packets adds
-//   2 incr), so the growth per RTT does not depend on the receiver's ACK policy.
+//   2 incr), so the growth per estimation does not depend on the receiver's ACK policy.
 // - Slow start, loss and timeout as Vegas (vegas.hpp); the window never drops below 2.
 #pragma once
 

@@ -2,9 +2,13 @@
 // Once per round, diff = w (RTT - baseRTT) / RTT estimates the packets this flow keeps
 // queued; below alpha the window grows by one packet, above beta it shrinks by one.
 // Choices:
-// - RTT is the smallest sample of the round that just ended, baseRTT the smallest ever
-//   (Linux's per-RTT minimum; Linux also resets baseRTT whenever it re-enters Open,
-//   fastsim does not). A round with fewer than 3 samples makes no decision (Linux).
+// - RTT is, by parameter rtt_statistic: round_min (default) the smallest sample of the
+//   round that just ended (Linux tcp_vegas; a round with fewer than 3 samples makes no
+//   decision); round_mean the mean of the round's samples as ns-2's tcp-vegas.cc takes it
+//   (the samples of the ACKs from the one that ended the previous round up to, not
+//   including, the one that ends this round; any round with a sample decides); srtt the
+//   RFC 6298 smoothed RTT (>= 3 samples in the round, as round_min). baseRTT is the
+//   smallest sample ever (Linux also resets it whenever it re-enters Open, fastsim does not).
 // - Slow start doubles the window every other round (growth rounds alternate with
 //   rounds that only measure) and ends when diff > gamma, cutting the window by 1/8
 //   (the seed paper; Linux instead sets w = min(w, target + 1)); ssthresh = w then.
@@ -22,6 +26,13 @@ namespace fastsim::cc {
 /// Vegas's "extra data": packets queued by a flow with window `w` whose RTT is `rtt`.
 double vegas_backlog(double w, Duration base_rtt, Duration rtt);
 
+/// Which RTT of a round the Vegas family compares with baseRTT (parameter rtt_statistic).
+enum class RttStatistic : uint8_t { kRoundMin, kRoundMean, kSrtt };
+/// The rtt_statistic parameter shared by Vegas and Quick Vegas.
+ParamSpec rtt_statistic_param();
+/// The parsed value of rtt_statistic_param().
+RttStatistic rtt_statistic_from(const ParamValues& p);
+
 /// What the shared part of a Vegas-family ACK leaves to the algorithm.
 struct VegasAck {
   bool avoidance = false;         ///< congestion avoidance: the algorithm's own rule applies
@@ -34,15 +45,23 @@ struct VegasAck {
 /// 1/8 and ssthresh = w).
 class VegasCore {
  public:
-  explicit VegasCore(double gamma) : gamma_(gamma) {}
+  VegasCore(double gamma, RttStatistic statistic) : gamma_(gamma), statistic_(statistic) {}
   VegasAck on_ack(const FlowView& flow, Window& w, const AckEvent& ack);
   /// The latest backlog estimate (packets).
   [[nodiscard]] double diff() const { return diff_; }
 
  private:
+  /// The RTT the round that ends with this ACK is judged by; none: no decision.
+  std::optional<Duration> round_rtt(const FlowView& flow, const AckEvent& ack);
+
   double gamma_;
+  RttStatistic statistic_;
   bool grow_round_ = true;
   double diff_ = 0;
+  // round_mean (ns-2 order): samples of the current round so far, and when it began.
+  int64_t round_sum_ps_ = 0;
+  uint32_t round_samples_ = 0;
+  Time round_begin_ = Time::zero();
 };
 
 class Vegas final : public CongestionControl {
