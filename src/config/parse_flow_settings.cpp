@@ -94,7 +94,7 @@ void read_tcp(Reader& r, TcpSettings& s) {
                        cfg.*m = *v;
                    },
                    [&](Duration tcp::TcpConfig::*m) {
-                     if (auto v = r.duration(key, false, true))
+                     if (auto v = r.duration(key, false, !setting.zero_is_off))  // negatives never parse
                        cfg.*m = *v;
                    },
                    [&](double tcp::TcpConfig::*m) {

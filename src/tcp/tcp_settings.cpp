@@ -26,6 +26,17 @@ std::span<const TcpSetting> tcp_settings() {
        cc::kInfiniteSsthresh / 10, "initial slow-start threshold (default: infinite)"},
       {"receive_window", &TcpConfig::receive_window, "bytes", 0, 0, 0,
        "bytes the receiver advertises (default: unlimited)"},
+      {"send_jitter", &TcpConfig::send_jitter, "duration", 0, 0, 0,
+       "host timing noise: mean of the exponential delay each data packet takes in the sender before its first "
+       "hop, order kept (default 0s: off)",
+       true},
+      {"ack_coalescing", &TcpConfig::ack_coalescing, "duration", 0, 0, 0,
+       "host timing noise: the receiver's ACKs leave in batches at the ticks of a free-running timer of this "
+       "period with a random phase (default 0s: off)",
+       true},
+      {"local_congestion", &TcpConfig::local_congestion, "", 0, 0, 0,
+       "a full transmit queue (the first hop, txqueuelen) keeps the packet in the sender and enters CWR once "
+       "(Linux local congestion) instead of dropping it"},
   };
   return kSettings;
 }

@@ -23,6 +23,10 @@ struct TcpConfig {
   double initial_window = 10;                       ///< packets (Linux IW10)
   double initial_ssthresh = cc::kInfiniteSsthresh;  ///< packets; "infinite" by default
   uint64_t receive_window = 0;                      ///< packets; 0 = unlimited
+  // Host models (docs/model.md, "Host timing noise" and "Local congestion"); off by default.
+  Duration send_jitter;           ///< mean of the sender's exponential per-packet delay; 0 = off
+  Duration ack_coalescing;        ///< the receiver's ACKs leave at ticks of this period; 0 = off
+  bool local_congestion = false;  ///< a full first hop (txqueuelen) blocks and enters CWR instead of dropping
 };
 
 }  // namespace fastsim::tcp

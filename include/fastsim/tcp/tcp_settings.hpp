@@ -19,7 +19,7 @@ struct TcpSetting {
   /// The member set, whose type says how the value is given:
   /// - uint32_t: an integer in [min, max];
   /// - bool: true or false;
-  /// - Duration: a positive duration;
+  /// - Duration: a positive duration (or zero, meaning "off", with zero_is_off);
   /// - double: a number in [min, max];
   /// - uint64_t: a window given as a size in bytes, held in TcpConfig in packets of mss
   ///   bytes (at least one) once the flow's mss is known.
@@ -34,6 +34,7 @@ struct TcpSetting {
   /// Numbers: values at or above it mean "no limit" (left out of the resolved scenario); 0: none.
   double unlimited_from = 0;
   std::string_view help;
+  bool zero_is_off = false;  ///< durations: "0s" is allowed and switches the model off
 };
 
 /// Every TCP setting, in the order the scenario format documents them.
