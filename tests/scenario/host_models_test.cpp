@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -110,6 +113,21 @@ TEST_CASE("host timing noise is deterministic per seed and changes with it", "[s
   CHECK(a.goodput_b == b.goodput_b);
   CHECK(a.retransmits_a == b.retransmits_a);
   CHECK(a.goodput_a != c.goodput_a);
+  // Through the CLI: every output file byte for byte (summary without the engine's timings).
+  const auto dir = fastsim::testing::temp_dir("host-noise");
+  std::ofstream(dir / "s.json") << two_renos(noise, 7);
+  std::map<std::string, std::string> outputs[2];
+  for (int i = 0; i < 2; ++i) {
+    const auto out = dir / ("run" + std::to_string(i));
+    const auto run = fastsim::testing::run_command(std::string(FASTSIM_BINARY) + " run " + (dir / "s.json").string() +
+                                                   " --out " + out.string() + " --quiet");
+    INFO(run.output);
+    REQUIRE(run.exit_code == 0);
+    outputs[i] = fastsim::testing::run_outputs(out, {"wall_time_s", "peak_rss_mb", "events", "events_per_data_packet"});
+  }
+  CHECK(outputs[0].size() >= 3);
+  CHECK(outputs[0] == outputs[1]);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("host timing noise settings: zero is off, negative is refused", "[scenario][host-noise]") {
@@ -168,4 +186,18 @@ TEST_CASE("local congestion: a full txqueuelen reduces the window and loses noth
   CHECK(off.flow(0).sender->counters().local_congestion == 0);
   CHECK(r_off.flows[0].drops > 0);
   CHECK(r_off.flows[0].retransmits > 0);
+}
+
+TEST_CASE("local congestion needs a drop-tail transmit queue at the first hop", "[scenario][local-congestion]") {
+  std::string json = nic_limited(true);
+  const std::string access = R"("access": {"rate": "10Mbps", "buffer": "1000pkt"})";
+  REQUIRE(json.find(access) != std::string::npos);
+  json.replace(json.find(access), access.size(),
+               R"("access": {"rate": "10Mbps", "buffer": "1000pkt", "dummynet": {"tick": "1ms"}})");
+  CHECK_THROWS_WITH(scenario_from(json), Catch::Contains("/flows/0") && Catch::Contains("local_congestion") &&
+                                             Catch::Contains("dummynet pipe"));
+  std::string off = nic_limited(false);
+  off.replace(off.find(access), access.size(),
+              R"("access": {"rate": "10Mbps", "buffer": "1000pkt", "dummynet": {"tick": "1ms"}})");
+  CHECK_NOTHROW(scenario_from(off));
 }
