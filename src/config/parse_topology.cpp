@@ -394,6 +394,26 @@ void resolve_routes(Scenario& s, Issues& issues) {
     for (auto& p : a.paths)
       resolve(p, "arrivals", true);
   }
+  // Local congestion asks the first hop whether it has room: a drop-tail FIFO only.
+  auto check_local_congestion = [&](const FlowSpec& f, const char* array) {
+    if (!f.tcp.local_congestion || f.data_links.empty())
+      return;
+    const net::LinkConfig& nic = s.links[f.data_links.front()].link;
+    if (!nic.red && nic.tick == Duration::zero())
+      return;
+    const std::string path = fmt::format("/{}/{}", array, f.json_index);
+    const std::string message =
+        fmt::format("local_congestion needs a drop-tail transmit queue at the first hop, but link \"{}\" is {}", nic.id,
+                    nic.red ? "a RED queue" : "a dummynet pipe");
+    if (reported.insert(path + message).second)
+      issues.push_back({path, message});
+  };
+  for (const auto& f : s.flows)
+    check_local_congestion(f, "flows");
+  for (const auto& a : s.arrivals) {
+    for (const auto& p : a.paths)
+      check_local_congestion(p, "arrivals");
+  }
   if (s.bottleneck.empty()) {  // explicit topology: slowest monitored link, else slowest link
     const LinkSpec* best = nullptr;
     for (const auto& l : s.links) {

@@ -188,9 +188,7 @@ void Link::enqueue(Packet* p) {
   accept(p, sim_.now());
 }
 
-void Link::accept(Packet* p, Time in) {
-  sync();
-  // Admission is decided at the packet's own arrival time `in`: what waits then.
+void Link::advance_admission(Time in) {
   while (admit_ < tail_) {
     const Slot& s = slot(admit_);
     if (s.tx_start > in)
@@ -199,6 +197,23 @@ void Link::accept(Packet* p, Time in) {
     admit_queue_bytes_ -= s.size;
     ++admit_;
   }
+}
+
+std::optional<Time> Link::full_until(uint32_t bytes) {
+  const Time now = sim_.now();
+  if (modelled_ || feeder_ != nullptr || busy_until_ <= now)
+    return std::nullopt;
+  sync();
+  advance_admission(now);
+  if (!full(bytes))
+    return std::nullopt;
+  return admit_ < tail_ ? slot(admit_).tx_start : busy_until_;
+}
+
+void Link::accept(Packet* p, Time in) {
+  sync();
+  // Admission is decided at the packet's own arrival time `in`: what waits then.
+  advance_admission(in);
   // The slots the admission and start cursors reach next were written a queue ago.
   __builtin_prefetch(&slot(admit_ + kPrefetchSlots));
   const uint32_t size = p->size_bytes;

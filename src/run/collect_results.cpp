@@ -31,6 +31,7 @@ FlowResult flow_result(const FlowRuntime& f, const trace::FlowProbe& probe, doub
   const auto wi = f.sender->window_integral();
   fr.mean_cwnd_pkts = wi.seconds > 0 ? wi.cwnd_pkt_seconds / wi.seconds : 0.0;
   fr.goodput_samples_bps = probe.goodput_samples_bps();
+  fr.cwnd_samples_pkts = probe.cwnd_samples_pkts();
   return fr;
 }
 

@@ -59,6 +59,38 @@ void interval_dynamics(const RunResult& r, const config::Scenario& scenario, con
   }
 }
 
+/// Window and bottleneck-queue convergence from the interval start (trace::settling_periods
+/// over the periods from ceil(start / tau) to the interval's last whole period).
+void level_convergence(const RunResult& r, const config::Scenario& scenario, const trace::IntervalPlan& plan,
+                       const LinkResult* bottleneck, IntervalResult& ir) {
+  const double tau = scenario.sample_interval.to_seconds();
+  const auto first = static_cast<size_t>(std::ceil(plan.start / tau - kEps));
+  const size_t end = std::min(plan.end_period, r.sample_times_s.size());
+  if (end <= first)
+    return;
+  auto settled_s = [&](const std::vector<double>& s) -> std::optional<double> {
+    if (s.size() < end)
+      return std::nullopt;
+    const std::vector<double> window(s.begin() + static_cast<long>(first), s.begin() + static_cast<long>(end));
+    const auto k = trace::settling_periods(window);
+    if (!k)
+      return std::nullopt;
+    return static_cast<double>(first + *k) * tau - plan.start;
+  };
+  bool all_settled = true;
+  double slowest = 0;
+  for (size_t fi : plan.flows) {
+    const auto t = settled_s(r.flows[fi].cwnd_samples_pkts);
+    ir.flow_window_convergence_s.push_back(t);
+    all_settled = all_settled && t.has_value();
+    slowest = std::max(slowest, t.value_or(0.0));
+  }
+  if (all_settled)
+    ir.window_convergence_s = slowest;
+  if (bottleneck != nullptr)
+    ir.queue_convergence_s = settled_s(bottleneck->queue_samples);
+}
+
 /// Throughput, fairness, stability, responsiveness and the bottleneck's figures over the
 /// interval's full periods after the warm-up cut.
 void interval_equilibrium(const RunResult& r, const config::Scenario& scenario, const trace::IntervalPlan& plan,
@@ -94,6 +126,7 @@ void interval_equilibrium(const RunResult& r, const config::Scenario& scenario, 
   ir.responsiveness_periods = resp;
   ir.responsiveness_s = static_cast<double>(resp) * tau;
   interval_dynamics(r, scenario, plan, means, ir);
+  level_convergence(r, scenario, plan, bottleneck, ir);
   if (bottleneck != nullptr && bottleneck->utilization_samples.size() >= end) {
     double u = 0, q = 0, qmax = 0;
     for (size_t k = plan.first_period; k < end; ++k) {

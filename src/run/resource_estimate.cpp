@@ -139,8 +139,8 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
       bottleneck = &l;
   }
   const auto flows = static_cast<double>(s.flows.size());
-  trace += flows * samples * (kFlowRow + kFlowColumn * 4);  // up to 4 algorithm columns
-  memory += flows * (kFlowMemory + samples * sizeof(double));
+  trace += flows * samples * (kFlowRow + kFlowColumn * 4);         // up to 4 algorithm columns
+  memory += flows * (kFlowMemory + 2 * samples * sizeof(double));  // goodput and window samples
   files += flows;
   for (const auto& u : s.udp) {
     // Every UDP packet is an event at its source, even the ones its first link drops.

@@ -66,6 +66,9 @@ void to_json(json& j, const IntervalResult& i) {
   json convergence = json::array();
   for (const auto& c : i.flow_convergence_s)
     convergence.push_back(opt(c));
+  json window_convergence = json::array();
+  for (const auto& c : i.flow_window_convergence_s)
+    window_convergence.push_back(opt(c));
   j = {{"start_s", i.start_s},
        {"end_s", i.end_s},
        {"flows", i.flows},
@@ -83,7 +86,10 @@ void to_json(json& j, const IntervalResult& i) {
        {"fairness_ratio", opt(i.fairness_ratio)},
        {"flow_convergence_s", convergence},
        {"convergence_s", opt(i.convergence_s)},
-       {"convergence_base_rtts", opt(i.convergence_base_rtts)}};
+       {"convergence_base_rtts", opt(i.convergence_base_rtts)},
+       {"flow_window_convergence_s", window_convergence},
+       {"window_convergence_s", opt(i.window_convergence_s)},
+       {"queue_convergence_s", opt(i.queue_convergence_s)}};
 }
 
 void to_json(json& j, const ArrivalResult& a) {

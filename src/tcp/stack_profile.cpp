@@ -34,6 +34,7 @@ const SettingRow kSettingRows[] = {
     {"initial_window",      10.0,   10.0,    2.0,     "Linux TCP_INIT_CWND = 10 (since 2.6.39); ns-2 Agent/TCP windowInit_ 2 (its one-RTT SYN exchange before it, syn_ and delay_growth_, is not modelled)"},
     {"rto_granularity",     s(0),   s(0),    ms(10),  "Linux counts RTT in microseconds and arms timers in jiffies (1-4 ms, not modelled); ns-2 Agent/TCP tcpTick_ 0.01 with tcp.cc's integer rtt_update"},
     {"min_rto_floor",       false,  false,   true,    "Linux tcp_set_rto: srtt + max(4 mdev, rto_min); ns-2 tcp.cc rtt_timeout (rfc2988_ true): max(minrto_, srtt + 4 rttvar)"},
+    {"local_congestion",    false,  true,    false,   "Linux tcp_transmit_skb: a qdisc refusal (NET_XMIT_DROP) keeps the segment unsent and calls tcp_enter_cwr; ns-2's agents hand packets to the link's queue, which drops"},
 };
 
 const ParamRow kParamRows[] = {

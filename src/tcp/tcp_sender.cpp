@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "fastsim/net/link.hpp"
+
 namespace fastsim::tcp {
 
 namespace {
@@ -136,6 +138,8 @@ void TcpSender::try_send() {
       cwnd_limited_ = true;
       return;
     }
+    if (nic_ != nullptr && nic_blocked())
+      return;
     if (pacing_rate_ > 0) {
       if (sim_.now() < next_send_) {
         if (!pace_event_.scheduled())
@@ -169,6 +173,23 @@ void TcpSender::transmit(uint64_t seq, bool retransmission) {
     arm_rto();
   cc_->on_send(view(), seq, retransmission);
   out_.receive(p);
+}
+
+bool TcpSender::nic_blocked() {
+  const std::optional<Time> room = nic_->full_until(cfg_.packet_size);
+  if (!room)
+    return false;
+  if (state_ == cc::CaState::kOpen && snd_una_ >= cwr_high_) {  // Linux tcp_enter_cwr, once per window
+    ++counters_.local_congestion;
+    account_window();
+    const cc::LossResponse r = cc_->on_loss(view(), w_);
+    w_.ssthresh_pkts = r.ssthresh_pkts;
+    w_.cwnd_pkts = std::max(std::min(w_.cwnd_pkts, r.ssthresh_pkts), 1.0);
+    cwr_high_ = snd_nxt_;
+  }
+  if (!nic_event_.scheduled() || nic_event_.time() > *room)
+    sim_.schedule_at(nic_event_, *room);
+  return true;
 }
 
 void TcpSender::arm_rto() {
@@ -357,7 +378,7 @@ void TcpSender::enter_recovery() {
   mark_lost(snd_una_);
   mark_ptr_ = std::max(mark_ptr_, snd_una_ + 1);
   const uint64_t first = next_retransmission();  // RFC 6675 4.3: leaves regardless of cwnd
-  if (first != kNone)
+  if (first != kNone && !(nic_ != nullptr && nic_blocked()))
     transmit(first, true);
 }
 

@@ -31,6 +31,17 @@ std::span<const TcpSetting> tcp_settings() {
        "RTO timer tick: samples and RTO in whole ticks with ns-2's integer arithmetic; 0s: exact", true},
       {"min_rto_floor", &TcpConfig::min_rto_floor, "", 0, 0, 0,
        "min_rto floors srtt + 4 rttvar (RFC 6298 2.4, ns-2); false: added as Linux's G term"},
+      {"send_jitter", &TcpConfig::send_jitter, "duration", 0, 0, 0,
+       "host timing noise: mean of the exponential delay each data packet takes in the sender before its first "
+       "hop, order kept (default 0s: off)",
+       true},
+      {"ack_coalescing", &TcpConfig::ack_coalescing, "duration", 0, 0, 0,
+       "host timing noise: the receiver's ACKs leave in batches at the ticks of a free-running timer of this "
+       "period with a random phase (default 0s: off)",
+       true},
+      {"local_congestion", &TcpConfig::local_congestion, "", 0, 0, 0,
+       "a full transmit queue (the first hop, txqueuelen) keeps the packet in the sender and enters CWR once "
+       "(Linux local congestion) instead of dropping it"},
   };
   return kSettings;
 }

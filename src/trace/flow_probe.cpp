@@ -1,4 +1,4 @@
-// Goodput samples and the per-flow trace (see flow_probe.hpp).
+// Goodput and window samples and the per-flow trace (see flow_probe.hpp).
 #include "fastsim/trace/flow_probe.hpp"
 
 #include <algorithm>
@@ -48,6 +48,11 @@ void FlowProbe::sample(Time now, Duration tau) {
   const double goodput = static_cast<double>(bytes - delivered_at_last_sample_) * 8.0 / tau.to_seconds();
   delivered_at_last_sample_ = bytes;
   goodput_samples_bps_.push_back(goodput);
+  const tcp::WindowIntegral wi = sender_.window_integral();
+  const double active_s = wi.seconds - window_at_last_sample_.seconds;
+  cwnd_samples_pkts_.push_back(active_s > 0 ? (wi.cwnd_pkt_seconds - window_at_last_sample_.cwnd_pkt_seconds) / active_s
+                                            : 0.0);
+  window_at_last_sample_ = wi;
   // a row per period that overlaps the flow's activity: (start, end + tau]
   if (file_ && activity_.start < now && (!activity_.ended || *activity_.ended > now - tau))
     write_row(now, goodput);

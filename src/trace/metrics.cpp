@@ -79,6 +79,25 @@ std::optional<size_t> convergence_periods(const std::vector<double>& samples, do
   return k;
 }
 
+std::optional<size_t> settling_periods(const std::vector<double>& samples, const SettlingBand& band) {
+  const size_t m = samples.size();
+  if (m == 0)
+    return std::nullopt;
+  const auto tail =
+      std::clamp<size_t>(static_cast<size_t>(std::ceil(band.final_fraction * static_cast<double>(m))), 1, m);
+  double final_mean = 0;
+  for (size_t k = m - tail; k < m; ++k)
+    final_mean += samples[k];
+  final_mean /= static_cast<double>(tail);
+  const double half_width = std::max(band.relative * std::fabs(final_mean), band.absolute);
+  size_t k = m;
+  while (k > 0 && std::fabs(samples[k - 1] - final_mean) <= half_width)
+    --k;
+  if (k == m)
+    return std::nullopt;
+  return k;
+}
+
 std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double duration, double tau, double warmup,
                                          const std::vector<double>& events, size_t max_flow_entries,
                                          OmittedIntervals* omitted) {

@@ -39,6 +39,7 @@ FlowArrivals::FlowArrivals(Simulator& sim, net::PacketPool& pool, const config::
       flows_per_s_(flows_per_s),
       stop_(stop),
       rng_(seed, "arrivals/" + spec.id),
+      seed_(seed),
       clock_(clock),
       bottleneck_bps_(bottleneck.config().rate.to_double()) {
   for (auto& [data, ack] : paths) {
@@ -82,7 +83,8 @@ void FlowArrivals::fire() {
   f->record.path = k;
   f->record.size_bytes = size;
   f->record.start_s = sim_.now().to_seconds();
-  f->connect(sim_, pool_, path, data_routes_[k].links, ack_routes_[k].links, (size + path.tcp.mss - 1) / path.tcp.mss);
+  f->connect(sim_, pool_, path, data_routes_[k].links, ack_routes_[k].links, (size + path.tcp.mss - 1) / path.tcp.mss,
+             seed_, f->record.id);
   f->sender->on_complete([this, raw] { complete(*raw); });
   if (crosses_bottleneck_[k]) {
     clock_.change(+1);

@@ -153,3 +153,32 @@ TEST_CASE("6000 staggered flows plan a bounded number of flow entries", "[metric
   CHECK(omitted.count == 6000 - 446);
   CHECK(kept + omitted.flow_entries == 6000ull * 6001 / 2);
 }
+
+TEST_CASE("window/queue convergence: the band is 2 % or 3 packets around the mean of the last quarter", "[metrics]") {
+  // 100 samples: a slow linear decrease 200 -> 102 over 50 periods (2 per period), then
+  // 50 at exactly 100. Final mean (last 25) = 100, band max(2, 3) = 3: 102 is inside, 104 not.
+  std::vector<double> w;
+  for (int k = 0; k < 50; ++k)
+    w.push_back(200 - 2.0 * k);
+  for (int k = 0; k < 50; ++k)
+    w.push_back(100);
+  CHECK(*settling_periods(w) == 49);  // w[48] = 104 is the last sample outside
+  // Against the mean of all samples (125.5, the goodput criterion's reference) the tail
+  // at 100 is 20 % off: a reference over the whole interval misses where the level settles.
+  CHECK_FALSE(convergence_periods(w, 0.1).has_value());
+  // Relative band wins at large levels: final mean 1000, band 20.
+  std::vector<double> big{900, 979, 1019, 1000, 1000, 1000, 1000, 1000};
+  CHECK(*settling_periods(big) == 2);  // 979 is 21 below: outside; 1019 is inside
+  // Absolute band at small levels: a queue of 0 settles once it stays within 3 packets.
+  CHECK(*settling_periods({50, 10, 3, 0, 0, 0, 0, 0}) == 2);
+  CHECK(*settling_periods({5, 5, 5, 5}) == 0);
+  // A sawtooth never settles (last sample outside the band around its mean).
+  std::vector<double> saw;
+  for (int k = 0; k < 40; ++k)
+    saw.push_back(50 + (k % 10) * 5);
+  CHECK_FALSE(settling_periods(saw).has_value());
+  CHECK_FALSE(settling_periods({}).has_value());
+  // The final-mean fraction: with 1.0 the mean of all (the goodput-style reference).
+  CHECK(*settling_periods({0, 4, 10, 10}) == 2);  // last sample: final mean 10, 4 is outside
+  CHECK_FALSE(settling_periods({0, 4, 10, 10}, SettlingBand{0.02, 3, 1.0}).has_value());  // mean 6: 10 is outside
+}

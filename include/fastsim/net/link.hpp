@@ -80,6 +80,11 @@ class Link final : public PacketSink {
   void receive(Packet* p) override { enqueue(p); }
 
   [[nodiscard]] const LinkConfig& config() const { return cfg_; }
+  /// As a host's first hop, for local congestion (tcp_sender.hpp): nullopt if a packet
+  /// of `bytes` put on the link now would be admitted; otherwise the time the next waiting
+  /// packet starts serialization (the buffer's next chance of room). A drop-tail FIFO
+  /// only: with RED or as a dummynet pipe always nullopt.
+  [[nodiscard]] std::optional<Time> full_until(uint32_t bytes);
   /// Changes the Bernoulli loss rate for packets entering from now on; 1.0 is a black hole.
   void set_loss_rate(double p) { cfg_.loss_rate = p; }
   /// The next `n` packets admitted to the link are lost on the wire (counted as random
@@ -150,6 +155,8 @@ class Link final : public PacketSink {
 
   /// Takes `p` at its arrival time `in` (>= now, non-decreasing over calls).
   void accept(Packet* p, Time in);
+  /// Moves the admission view to time `in` (>= every earlier input time).
+  void advance_admission(Time in);
   void on_delivery();
   /// Brings queue statistics up to now and frees slots whose packets have left.
   void sync() {

@@ -48,6 +48,7 @@ struct FlowResult {
   double min_rtt_s = 0;
   double mean_cwnd_pkts = 0;                ///< time average of cwnd while active
   std::vector<double> goodput_samples_bps;  ///< one per sample period (whole run)
+  std::vector<double> cwnd_samples_pkts;    ///< time-average window per sample period (whole run)
 };
 
 struct LinkResult {
@@ -80,12 +81,15 @@ struct IntervalResult {
   std::optional<double> responsiveness_s;
   std::optional<double> mean_queue_pkts;
   std::optional<double> max_queue_pkts;
-  std::vector<double> flow_throughput_bps;                ///< per flow, same order as `flows`
-  std::optional<std::string> newest_flow;                 ///< the one flow that started when the interval began
-  std::optional<double> fairness_ratio;                   ///< newest flow against the others
-  std::vector<std::optional<double>> flow_convergence_s;  ///< per flow, from the interval start
-  std::optional<double> convergence_s;                    ///< slowest flow (null if one never settles)
-  std::optional<double> convergence_base_rtts;            ///< largest convergence time / the flow's base RTT
+  std::vector<double> flow_throughput_bps;                       ///< per flow, same order as `flows`
+  std::optional<std::string> newest_flow;                        ///< the one flow that started when the interval began
+  std::optional<double> fairness_ratio;                          ///< newest flow against the others
+  std::vector<std::optional<double>> flow_convergence_s;         ///< per flow, from the interval start
+  std::optional<double> convergence_s;                           ///< slowest flow (null if one never settles)
+  std::optional<double> convergence_base_rtts;                   ///< largest convergence time / the flow's base RTT
+  std::vector<std::optional<double>> flow_window_convergence_s;  ///< per flow: cwnd settled (trace::settling_periods)
+  std::optional<double> window_convergence_s;                    ///< slowest flow (null if one never settles)
+  std::optional<double> queue_convergence_s;                     ///< the bottleneck's mean queue settled
 };
 
 /// One Poisson arrival process of finite flows.

@@ -26,6 +26,12 @@
 // - Services for the algorithm (cc::SenderControl): one algorithm timer; pacing, which
 //   spaces every data packet (new or retransmitted) at least 1/rate after the previous
 //   one, without credit for idle time (Linux fq-style); and a baseRTT override.
+// - Local congestion (`local_congestion`, Linux tcp_transmit_skb -> NET_XMIT_DROP ->
+//   tcp_enter_cwr): when the first hop (the host's transmit queue) is full, the segment is
+//   not sent and not lost; the sender enters CWR once per window (ssthresh from the
+//   algorithm's loss response, cwnd cut to it at once: the value Linux's CWR reaches
+//   after a round) and retries when the queue's next waiting packet starts serialization
+//   (one event, no polling). Off (no queue set): one null check per send.
 // - Data packets leave through a PacketSink (the first link of the route in a run, a
 //   recorder in the endpoint tests: tests/support/sender_harness.hpp); the sender keeps
 //   its own copy of the TcpConfig, so neither depends on the caller's storage.
@@ -51,7 +57,8 @@ struct SenderCounters {
   uint64_t timeouts = 0;
   uint64_t fast_recoveries = 0;
   uint64_t acks_received = 0;
-  uint64_t segments_acked = 0;  ///< cumulatively acknowledged segments
+  uint64_t segments_acked = 0;    ///< cumulatively acknowledged segments
+  uint64_t local_congestion = 0;  ///< CWR entries because the first hop was full (local_congestion)
 };
 
 /// Time integral of the window, for mean-window measurements.
@@ -109,6 +116,10 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   void set_pacing_rate(double pkts_per_s) override;
   void set_base_rtt(Duration base) override { rtt_.set_min_rtt(base); }
 
+  /// Local congestion: `nic`, the first hop (must outlive the sender), is asked before
+  /// every send whether it has room (see the file comment); null: never asked.
+  void set_local_congestion_queue(net::Link* nic) { nic_ = nic; }
+
  private:
   enum SegFlag : uint8_t { kSacked = 1, kLost = 2, kRetrans = 4 };
 
@@ -132,6 +143,9 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   void on_pace_timer() { try_send(); }
   void arm_rto();
   void account_window();
+  /// Local congestion: true if the first hop is full now (then CWR once per window and a
+  /// wake-up when it has room).
+  bool nic_blocked();
 
   Simulator& sim_;
   net::PacketPool& pool_;
@@ -179,6 +193,9 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   Time window_since_ = Time::zero();
   WindowIntegral window_integral_;
   SenderCounters counters_;
+  net::Link* nic_ = nullptr;  // local congestion: the first hop asked before each send
+  uint64_t cwr_high_ = 0;     // no new CWR until snd_una passes it (Linux high_seq)
+  MemberEvent<TcpSender, &TcpSender::try_send> nic_event_{this};
 };
 
 }  // namespace fastsim::tcp

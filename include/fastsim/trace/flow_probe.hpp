@@ -1,5 +1,5 @@
-// The probe of one scenario flow: its goodput per sample period (for the interval
-// metrics) and, with outputs on, flows/<id>.csv — window, ssthresh, RTTs, goodput,
+// The probe of one scenario flow: its goodput and mean window per sample period (for
+// the interval metrics) and, with outputs on, flows/<id>.csv — window, ssthresh, RTTs, goodput,
 // queueing delay, bytes acked, retransmissions, state and the algorithm's own columns
 // (docs/outputs.md). A row is written for every period that overlaps the flow's
 // activity: (start, end + tau].
@@ -40,6 +40,9 @@ class FlowProbe final : public Probe {
 
   /// Goodput of every period so far, from the start of the run (zero before the flow starts).
   [[nodiscard]] const std::vector<double>& goodput_samples_bps() const { return goodput_samples_bps_; }
+  /// Time-average window of every period so far (packets; over the part of the period the
+  /// sender was started, zero before it starts).
+  [[nodiscard]] const std::vector<double>& cwnd_samples_pkts() const { return cwnd_samples_pkts_; }
 
  private:
   void write_row(Time now, double goodput_bps);
@@ -52,6 +55,8 @@ class FlowProbe final : public Probe {
   const FlowActivity& activity_;
   uint64_t delivered_at_last_sample_ = 0;
   std::vector<double> goodput_samples_bps_;
+  tcp::WindowIntegral window_at_last_sample_;
+  std::vector<double> cwnd_samples_pkts_;
   AtomicFile* file_ = nullptr;  // null unless outputs are written
 };
 

@@ -28,6 +28,19 @@ std::optional<double> fairness_ratio(double newest, const std::vector<double>& e
 /// (relative) of the mean of all samples; nullopt if the last sample is already outside.
 std::optional<size_t> convergence_periods(const std::vector<double>& samples, double tolerance = 0.1);
 
+/// The band and reference of settling_periods() (docs/metrics.md, window and queue convergence).
+struct SettlingBand {
+  double relative = 0.02;        ///< half-width as a fraction of the final mean ...
+  double absolute = 3;           ///< ... or this many packets, whichever is larger
+  double final_fraction = 0.25;  ///< the final mean is over this last fraction of the samples (at least one)
+};
+
+/// Convergence of a level (a window, a queue): the first index k from which every sample
+/// lies within max(relative * |f|, absolute) of the final mean f (the mean of the last
+/// ceil(final_fraction * m) of the m samples); nullopt if there are no samples or the last
+/// one lies outside the band.
+std::optional<size_t> settling_periods(const std::vector<double>& samples, const SettlingBand& band = {});
+
 /// A flow's activity span, seconds.
 struct Span {
   double start = 0;

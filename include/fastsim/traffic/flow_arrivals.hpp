@@ -89,6 +89,7 @@ class FlowArrivals final : public Event {
   double flows_per_s_;
   Time stop_;
   RandomStream rng_;
+  uint64_t seed_;  // the scenario's: the flows' own streams (host noise) derive from it
   ActiveFlowClock& clock_;
   double bottleneck_bps_;
   std::list<std::unique_ptr<Flow>> flows_;
