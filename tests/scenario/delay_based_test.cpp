@@ -321,8 +321,9 @@ JoinResult join_ratio(int n, const std::string& correction, const std::string& r
              rtt + R"("},)";
   flows += R"({"id": "new", "algorithm": "fast", "params": {"alpha": 50, "base_rtt_correction": ")" + correction +
            R"(", "pacing": ")" + pacing + R"("}, "rtt": ")" + rtt + R"(", "start": "10s"}])";
-  const auto s =
-      scenario_from(dumbbell("100Mbps", "40s", "1s", flows, "", R"({"mss": 1000, "packet_size": 1040, "sack": true})"));
+  const auto s = scenario_from(
+      dumbbell("100Mbps", "40s", "1s", flows, "",
+               R"({"mss": 1000, "packet_size": 1040, "sack": true, "delayed_ack": true, "initial_window": 10})"));
   run::Experiment exp(s);
   const auto& r = exp.run();
   double old = 0;
