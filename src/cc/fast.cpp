@@ -11,8 +11,10 @@
 namespace fastsim::cc {
 
 namespace {
-constexpr double kPacingGainCa = 1.2;  // Linux tcp_pacing_ca_ratio
-constexpr double kPacingGainSs = 2.0;  // Linux tcp_pacing_ss_ratio
+constexpr double kPacingGainCa = 1.2;    // Linux tcp_pacing_ca_ratio
+constexpr double kPacingGainSs = 2.0;    // Linux tcp_pacing_ss_ratio
+constexpr double kMeasureRtts = 3;       // Rodriguez: give up waiting for the probe's ACKs after this many r*
+constexpr int kMinImmediateSamples = 4;  // Rodriguez: fewer immediate ACKs: the receiver ACKs every packet
 
 Fast::Correction correction_from(const std::string& name) {
   if (name == "rodriguez")
@@ -39,11 +41,11 @@ std::vector<ParamSpec> Fast::param_specs() {
       choice_param("base_rtt_correction", {"none", "rodriguez", "rate_reduction"},
                    "persistent-congestion remedy: Rodriguez-Perez 2010 or Cui et al. 2006"),
       {"theta", -0.5, -4, 0.99, "fraction", "rodriguez: perturbation w = (1 - theta) w* (negative: an increase)"},
-      {"t_eps", 0, 0, 100, "s", "rodriguez: perturbation time; 0 = one avgRTT"},
-      {"stable_updates", 4, 1, 10000, "updates", "rodriguez: consecutive stable updates before perturbing"},
+      {"t_eps", 0, 0, 100, "s", "rodriguez: probe time (paced at (1 - theta) w*/avgRTT); 0 = one avgRTT"},
+      {"stable_updates", 4, 1, 10000, "updates", "both remedies: consecutive stable updates before acting"},
       {"stable_tolerance", 0.002, 1e-6, 0.5, "fraction",
-       "rodriguez: an update is stable if it moves w by less than this"},
-      {"rr_factor", 50, 1, 1e7, "factor", "rate_reduction: window divided by this after slow start"},
+       "both remedies: an update is stable if it moves w by less than this"},
+      {"rr_factor", 50, 1, 1e7, "factor", "rate_reduction: window divided by this once the flow is stable"},
       {"rr_rtts", 2, 0.1, 1000, "RTTs", "rate_reduction: how long the window stays reduced"},
   };
 }
@@ -94,8 +96,17 @@ void Fast::estimate(const Window& w, Duration sample) {
     const double eta = std::min(3.0 / w.cwnd_pkts, eta_cap_);
     avg_rtt_s_ = (1 - eta) * avg_rtt_s_ + eta * s;
   }
-  if (phase_ == Phase::kPerturb || phase_ == Phase::kMeasure)
-    r_extreme_s_ = theta_ < 0 ? std::max(r_extreme_s_, s) : std::min(r_extreme_s_, s);
+}
+
+void Fast::record_probe_sample(const FlowView& flow, const AckEvent& ack) {
+  const Time sent = flow.now - *ack.rtt_sample;
+  if (sent < probe_start_ || sent > probe_end_)
+    return;  // only the packets sent during the probe measure it
+  const double s = ack.rtt_sample->to_seconds();
+  const auto extreme = [this](double a, double b) { return theta_ < 0 ? std::max(a, b) : std::min(a, b); };
+  probe_.all = probe_.all_count++ == 0 ? s : extreme(probe_.all, s);
+  if (ack.newly_acked >= 2)  // the receiver sent it at once: no delayed-ACK timer in the sample
+    probe_.immediate = probe_.immediate_count++ == 0 ? s : extreme(probe_.immediate, s);
 }
 
 void Fast::arm() {
@@ -104,8 +115,19 @@ void Fast::arm() {
 }
 
 void Fast::update_pacing(const Window& w) {
-  if (!pacing_ || control_ == nullptr || avg_rtt_s_ <= 0)
+  if (control_ == nullptr)
     return;
+  if (phase_ == Phase::kPerturb) {
+    control_->set_pacing_rate(probe_rate_pps_);
+    probe_paced_ = true;
+    return;
+  }
+  if (!pacing_ || avg_rtt_s_ <= 0) {
+    if (probe_paced_)
+      control_->set_pacing_rate(0);  // the probe is over: unpaced again
+    probe_paced_ = false;
+    return;
+  }
   const double gain = w.cwnd_pkts < w.ssthresh_pkts ? kPacingGainSs : kPacingGainCa;
   control_->set_pacing_rate(gain * w.cwnd_pkts / avg_rtt_s_);
 }
@@ -126,8 +148,12 @@ void Fast::begin_update(const FlowView& flow, Window& w) {
   if (phase_ != Phase::kWaitStable)
     return;
   stable_ = std::abs(target_ - w.cwnd_pkts) <= stable_tolerance_ * w.cwnd_pkts ? stable_ + 1 : 0;
-  if (stable_ >= stable_updates_)
+  if (stable_ < stable_updates_)
+    return;
+  if (correction_ == Correction::kRodriguez)
     begin_perturbation(flow, w);
+  else
+    begin_throttle(flow, w);
 }
 
 void Fast::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
@@ -136,8 +162,15 @@ void Fast::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
     if (!slow_start_)
       w.ssthresh_pkts = std::min(w.ssthresh_pkts, w.cwnd_pkts);
   }
-  if (ack.rtt_sample)
+  if (ack.rtt_sample) {
     estimate(w, *ack.rtt_sample);
+    if (phase_ == Phase::kPerturb || phase_ == Phase::kMeasure)
+      record_probe_sample(flow, ack);
+  }
+  if (phase_ == Phase::kMeasure && ack.rtt_sample && flow.now - *ack.rtt_sample > probe_end_) {
+    finish_measurement(flow, w);  // the first packet sent after the probe: every probe packet is acked
+    return;
+  }
   if (flow.state == CaState::kLoss) {  // after a timeout: slow start back to ssthresh, as Reno
     if (flow.cwnd_limited && w.cwnd_pkts < w.ssthresh_pkts)
       slow_start(w, ack.newly_acked);
@@ -145,7 +178,7 @@ void Fast::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
   }
   if (flow.state != CaState::kOpen)
     return;  // no delay reaction until recovery ends
-  if (phase_ == Phase::kPerturb || phase_ == Phase::kMeasure || phase_ == Phase::kThrottle) {
+  if (phase_ != Phase::kControl && phase_ != Phase::kWaitStable) {
     update_pacing(w);
     return;  // the window is held
   }
@@ -184,7 +217,7 @@ void Fast::on_timer(const FlowView& flow, Window& w) {
     if (phase_ == Phase::kPerturb) {
       w.cwnd_pkts = w_star_;
       phase_ = Phase::kMeasure;
-      phase_deadline_ = now + Duration::seconds(r_star_s_);
+      phase_deadline_ = now + Duration::seconds(kMeasureRtts * r_star_s_);  // fallback: no ACK came
     } else if (phase_ == Phase::kMeasure) {
       finish_measurement(flow, w);
     } else if (phase_ == Phase::kThrottle) {
@@ -192,6 +225,7 @@ void Fast::on_timer(const FlowView& flow, Window& w) {
       phase_ = Phase::kControl;
       remedy_done_ = true;
       update_round_ = false;
+      correction_s_ = std::max(base_before_s_ - base_rtt_s(flow), 0.0);
     }
   }
   if (next_update_ <= now) {
@@ -209,50 +243,68 @@ void Fast::on_timer(const FlowView& flow, Window& w) {
   update_pacing(w);
 }
 
-void Fast::end_slow_start(const FlowView& flow, Window& w) {
+void Fast::end_slow_start(const FlowView& /*flow*/, Window& w) {
   w.ssthresh_pkts = w.cwnd_pkts;
   update_round_ = false;
   step_per_pkt_ = 0;
   if (remedy_done_)
     return;
-  if (correction_ == Correction::kRodriguez) {
-    phase_ = Phase::kWaitStable;
+  if (correction_ != Correction::kNone) {
+    phase_ = Phase::kWaitStable;  // both remedies act on the flow at its equilibrium rate
     stable_ = 0;
-  } else if (correction_ == Correction::kRateReduction) {
-    w_star_ = w.cwnd_pkts;
-    w.cwnd_pkts = at_least_min_window(w.cwnd_pkts / rr_factor_);
-    phase_ = Phase::kThrottle;
-    phase_deadline_ = flow.now + Duration::seconds(rr_rtts_ * avg_rtt_s_);
-    arm();
   }
+}
+
+void Fast::begin_throttle(const FlowView& flow, Window& w) {
+  base_before_s_ = base_rtt_s(flow);
+  w_star_ = w.cwnd_pkts;
+  w.cwnd_pkts = at_least_min_window(w.cwnd_pkts / rr_factor_);
+  step_per_pkt_ = 0;
+  phase_ = Phase::kThrottle;
+  phase_deadline_ = flow.now + Duration::seconds(rr_rtts_ * avg_rtt_s_);
+  arm();
 }
 
 void Fast::begin_perturbation(const FlowView& flow, Window& w) {
   w_star_ = w.cwnd_pkts;
   r_star_s_ = avg_rtt_s_;
-  r_extreme_s_ = r_star_s_;
+  base_before_s_ = base_rtt_s(flow);  // the probe's own dip may lower the minimum: correct this one
   t_eps_s_ = t_eps_param_s_ > 0 ? t_eps_param_s_ : r_star_s_;
+  probe_ = {};
   w.cwnd_pkts = at_least_min_window((1 - theta_) * w_star_);
   step_per_pkt_ = 0;
   phase_ = Phase::kPerturb;
-  phase_deadline_ = flow.now + Duration::seconds(t_eps_s_);
+  probe_start_ = flow.now;
+  probe_end_ = flow.now + Duration::seconds(t_eps_s_);
+  phase_deadline_ = probe_end_;
+  probe_rate_pps_ = w.cwnd_pkts / r_star_s_;  // eq. (22): the rate (1 - theta) x*, not a burst
+  update_pacing(w);
   arm();
 }
 
-void Fast::finish_measurement(const FlowView& flow, Window& w) {
+void Fast::finish_measurement(const FlowView& /*flow*/, Window& w) {
   phase_ = Phase::kControl;
+  phase_deadline_ = Time::never();
   remedy_done_ = true;
   update_round_ = false;
   step_per_pkt_ = 0;
-  const double dr = r_extreme_s_ - r_star_s_;
+  arm();
+  update_pacing(w);
+  // Immediate ACKs when there are enough of them (one delayed-ACK timer sample would
+  // decide the extreme otherwise); every sample when the receiver ACKs every packet.
+  const bool immediate = probe_.immediate_count >= kMinImmediateSamples;
+  if (probe_.all_count == 0)
+    return;  // nothing measured
+  const double dr = (immediate ? probe_.immediate : probe_.all) - r_star_s_;
   if (std::abs(dr) < 1e-9)
     return;  // nothing moved: no estimate
   const double u = std::abs(theta_ * t_eps_s_ / dr);
   n_hat_ = std::max(u * (u - 1), 0.0);
   c_hat_ = (1 + std::sqrt(1 + 4 * n_hat_)) * w_star_ / (2 * r_star_s_);
-  const double corrected = base_rtt_s(flow) - n_hat_ * alpha_ / c_hat_;
+  const double corrected = base_before_s_ - n_hat_ * alpha_ / c_hat_;
   if (corrected <= 0)
     return;  // implausible estimate: keep the measured baseRTT
+  correction_s_ = base_before_s_ - corrected;
   base_override_s_ = corrected;
   if (control_ != nullptr)
     control_->set_base_rtt(Duration::seconds(corrected));
@@ -260,7 +312,7 @@ void Fast::finish_measurement(const FlowView& flow, Window& w) {
   w.ssthresh_pkts = std::min(w.ssthresh_pkts, w.cwnd_pkts);
 }
 
-void Fast::abandon_remedy() {
+void Fast::abandon_remedy(const Window& w) {
   if (phase_ == Phase::kPerturb || phase_ == Phase::kMeasure) {
     phase_ = Phase::kWaitStable;  // measure again once stable
     stable_ = 0;
@@ -271,10 +323,12 @@ void Fast::abandon_remedy() {
   phase_deadline_ = Time::never();
   step_per_pkt_ = 0;
   update_round_ = false;
+  arm();
+  update_pacing(w);
 }
 
 LossResponse Fast::on_loss(const FlowView& /*flow*/, const Window& w) {
-  abandon_remedy();
+  abandon_remedy(w);
   double cut = w.cwnd_pkts / 2;
   if (w.cwnd_pkts > min_loss_window_)
     cut = std::max(cut, min_loss_window_);
@@ -283,7 +337,7 @@ LossResponse Fast::on_loss(const FlowView& /*flow*/, const Window& w) {
 }
 
 LossResponse Fast::on_timeout(const FlowView& flow, const Window& w) {
-  abandon_remedy();
+  abandon_remedy(w);
   return CongestionControl::on_timeout(flow, w);
 }
 
@@ -300,8 +354,22 @@ std::span<const TraceColumn> Fast::trace_columns() const {
        [](const CongestionControl& cc) { return static_cast<double>(static_cast<const Fast&>(cc).phase_); }},
       {"fast_n_hat", [](const CongestionControl& cc) { return static_cast<const Fast&>(cc).n_hat_; }},
       {"fast_c_hat_pps", [](const CongestionControl& cc) { return static_cast<const Fast&>(cc).c_hat_; }},
+      {"fast_base_rtt_correction_s",
+       [](const CongestionControl& cc) { return static_cast<const Fast&>(cc).correction_s_; }},
   };
-  return kColumns;
+  // The correction column only when a remedy runs (plain FAST traces keep their columns).
+  return std::span<const TraceColumn>(kColumns).first(correction_ == Correction::kNone ? 5 : 6);
+}
+
+std::span<const TraceColumn> Fast::summary_values() const {
+  static constexpr TraceColumn kValues[] = {
+      {"n_hat", [](const CongestionControl& cc) { return static_cast<const Fast&>(cc).n_hat_; }},
+      {"c_hat_pps", [](const CongestionControl& cc) { return static_cast<const Fast&>(cc).c_hat_; }},
+      {"base_rtt_correction_s", [](const CongestionControl& cc) { return static_cast<const Fast&>(cc).correction_s_; }},
+  };
+  if (correction_ == Correction::kNone)
+    return {};
+  return kValues;
 }
 
 }  // namespace fastsim::cc

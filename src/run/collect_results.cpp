@@ -32,6 +32,9 @@ FlowResult flow_result(const FlowRuntime& f, const trace::FlowProbe& probe, doub
   fr.mean_cwnd_pkts = wi.seconds > 0 ? wi.cwnd_pkt_seconds / wi.seconds : 0.0;
   fr.goodput_samples_bps = probe.goodput_samples_bps();
   fr.cwnd_samples_pkts = probe.cwnd_samples_pkts();
+  const cc::CongestionControl& algorithm = f.sender->algorithm();
+  for (const cc::TraceColumn& v : algorithm.summary_values())
+    fr.algorithm_values.emplace_back(v.name, v.value(algorithm));
   return fr;
 }
 

@@ -36,6 +36,12 @@ void to_json(json& j, const FlowResult& f) {
        {"min_rtt_s", f.min_rtt_s},
        {"base_rtt_s", f.min_rtt_s},
        {"mean_cwnd_pkts", f.mean_cwnd_pkts}};
+  if (!f.algorithm_values.empty()) {  // only algorithms that report any (other summaries unchanged)
+    json values = json::object();
+    for (const auto& [name, value] : f.algorithm_values)
+      values[name] = value;
+    j["algorithm_values"] = values;
+  }
 }
 
 void to_json(json& j, const UdpResult& u) {

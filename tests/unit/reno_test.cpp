@@ -137,6 +137,28 @@ TEST_CASE("Every algorithm's trace columns have their CSV names and read the alg
   }
 }
 
+TEST_CASE("FAST with a remedy adds its baseRTT correction to the trace and reports summary values", "[cc][registry]") {
+  // Plain FAST keeps its five columns and reports nothing (outputs of existing runs
+  // unchanged); either remedy appends fast_base_rtt_correction_s and reports n_hat,
+  // c_hat_pps and base_rtt_correction_s at the end of the run.
+  const AlgorithmInfo* fast = find_algorithm("fast");
+  REQUIRE(fast != nullptr);
+  CHECK(fast->make(ParamValues::defaults(fast->params))->summary_values().empty());
+  for (const std::string remedy : {"rodriguez", "rate_reduction"}) {
+    ParamValues p = ParamValues::defaults(fast->params);
+    p.set_choice("base_rtt_correction", remedy);
+    const auto cc = fast->make(p);
+    const auto columns = cc->trace_columns();
+    REQUIRE(columns.size() == 6);
+    CHECK(std::string(columns[5].name) == "fast_base_rtt_correction_s");
+    CHECK(columns[5].value(*cc) == 0);
+    std::vector<std::string> names;
+    for (const TraceColumn& v : cc->summary_values())
+      names.emplace_back(v.name);
+    CHECK(names == std::vector<std::string>{"n_hat", "c_hat_pps", "base_rtt_correction_s"});
+  }
+}
+
 TEST_CASE("Trace columns read the algorithm's state: CUBIC's W_max after a loss", "[cc][registry]") {
   // The epoch after a loss starts at the next ACK with W_max = the window at the loss
   // (no fast convergence on the first loss) and K = cbrt(W_max * (1 - beta) / C), beta

@@ -132,6 +132,9 @@ class CongestionControl {
   virtual void on_send(const FlowView& /*flow*/, uint64_t /*seq*/, bool /*retransmission*/) {}
   /// The algorithm's extra trace columns (a static table; fixed for the run).
   [[nodiscard]] virtual std::span<const TraceColumn> trace_columns() const { return {}; }
+  /// Named values the algorithm reports once, at the end of the run (summary.json
+  /// flows[].algorithm_values; a static table, may be empty).
+  [[nodiscard]] virtual std::span<const TraceColumn> summary_values() const { return {}; }
 
  protected:
   /// The timeout response of an algorithm whose RTO ssthresh is its own loss response

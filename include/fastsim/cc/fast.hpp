@@ -28,20 +28,26 @@
 // - Rodriguez (base_rtt_correction = "rodriguez"): once window control has made
 //   stable_updates consecutive updates changing w by less than stable_tolerance (0.2 %:
 //   at 1 % the newcomer is still ~10 % short of its equilibrium rate, and the
-//   estimate of n, which assumes it, is 40 % high), the flow holds
-//   w = (1 - theta) w* for t_eps (0 = its avgRTT r*), then w*, and records the extreme
-//   RTT sample r_eps (largest for theta < 0, smallest for theta > 0) up to one r* after
-//   the perturbation; with u = |theta t_eps / (r_eps - r*)| it takes n = u (u - 1) and
-//   C = (1 + sqrt(1 + 4n)) w* / (2 r*), sets baseRTT' = baseRTT - n alpha / C and
-//   w = alpha + baseRTT' C / (n + 1), once. The magnitude: the signed ratio
-//   theta t_eps / (r_eps - r*) is negative for every theta (the RTT moves against
-//   theta), while the n formula is the fluid model's solution for the positive root
-//   u = 1 + a (a = (sqrt(1 + 4n) - 1) / 2), which a window step of -theta w* held over
-//   t_eps = r* produces (derivation in docs/algorithms.md "fast").
-// - Rate reduction (base_rtt_correction = "rate_reduction"): when slow start ends the
-//   first time, w drops to w / rr_factor for rr_rtts avgRTTs (the queue it built
-//   drains; the few packets it sends measure the empty path), then returns to its value
-//   and window control resumes with the new baseRTT.
+//   estimate of n, which assumes it, is 40 % high), the flow probes: it holds
+//   w = (1 - theta) w* for t_eps (0 = its avgRTT r*) paced at (1 - theta) w* / r* (the
+//   rate eq. (22) assumes; an unpaced jump queues at the flow's own first hop), then w*.
+//   r_eps is the extreme RTT sample (largest for theta < 0) of the packets sent during
+//   the probe (send time = now - sample), taken over ACKs covering two or more packets
+//   when there are enough (a delayed-ACK timer inflates single-packet ACKs); the
+//   measurement ends with the ACK of the first packet sent after the probe. With
+//   u = |theta t_eps / (r_eps - r*)| it takes n = u (u - 1) and
+//   C = (1 + sqrt(1 + 4n)) w* / (2 r*), sets baseRTT' = baseRTT - n alpha / C (the
+//   baseRTT held when the probe began) and w = alpha + baseRTT' C / (n + 1), once. The
+//   magnitude: the signed ratio theta t_eps / (r_eps - r*) is negative for every theta
+//   (the RTT moves against theta), while the n formula is the fluid model's solution for
+//   the positive root u = 1 + a (a = (sqrt(1 + 4n) - 1) / 2) (docs/algorithms.md "fast").
+// - Rate reduction (base_rtt_correction = "rate_reduction"): once window control is
+//   stable (the same test), i.e. at the equilibrium rate the persistent-congestion
+//   paper's drain condition (eq. (19)) assumes, w drops to w / rr_factor for rr_rtts
+//   avgRTTs (the queue drains; the few packets it sends measure the empty path), then
+//   returns to its value and window control resumes with the new baseRTT.
+// Both remedies report n-hat, C-hat and the baseRTT change they applied as trace
+// columns and summary values.
 #pragma once
 
 #include "fastsim/cc/congestion_control.hpp"
@@ -67,6 +73,7 @@ class Fast final : public CongestionControl {
   void on_recovery_exit(const FlowView& flow, Window& w) override;
   void on_timer(const FlowView& flow, Window& w) override;
   [[nodiscard]] std::span<const TraceColumn> trace_columns() const override;
+  [[nodiscard]] std::span<const TraceColumn> summary_values() const override;
 
   /// The window-control target for window w, baseRTT and avgRTT (seconds).
   [[nodiscard]] double target(double w, double base_s, double avg_s) const;
@@ -74,6 +81,8 @@ class Fast final : public CongestionControl {
   [[nodiscard]] Phase phase() const { return phase_; }
   [[nodiscard]] double n_estimate() const { return n_hat_; }
   [[nodiscard]] double capacity_estimate_pps() const { return c_hat_; }
+  /// The baseRTT change a remedy applied (seconds, >= 0; 0 before or without one).
+  [[nodiscard]] double base_rtt_correction_s() const { return correction_s_; }
   [[nodiscard]] double base_rtt_s(const FlowView& flow) const;
 
  private:
@@ -82,9 +91,11 @@ class Fast final : public CongestionControl {
   void step(Window& w, double acked);
   void end_slow_start(const FlowView& flow, Window& w);
   void begin_perturbation(const FlowView& flow, Window& w);
+  void begin_throttle(const FlowView& flow, Window& w);
+  void record_probe_sample(const FlowView& flow, const AckEvent& ack);
   void finish_measurement(const FlowView& flow, Window& w);
   void arm();
-  void abandon_remedy();
+  void abandon_remedy(const Window& w);
   void update_pacing(const Window& w);
 
   double alpha_, gamma_, update_interval_s_, eta_cap_, mi_a_, mi_qdelay_s_, min_loss_window_;
@@ -105,7 +116,22 @@ class Fast final : public CongestionControl {
   double w_star_ = 0;
   double r_star_s_ = 0;
   double t_eps_s_ = 0;
-  double r_extreme_s_ = 0;
+  /// The largest RTT sample (smallest for theta > 0) of the packets sent during the
+  /// probe, over every ACK and over the ACKs that covered two or more packets (the
+  /// receiver sent those at once: no delayed-ACK timer in their samples).
+  struct ProbeSamples {
+    double all = 0;
+    double immediate = 0;
+    int all_count = 0;
+    int immediate_count = 0;
+  };
+  ProbeSamples probe_;
+  Time probe_start_ = Time::never();
+  Time probe_end_ = Time::never();
+  double probe_rate_pps_ = 0;
+  bool probe_paced_ = false;  // the sender is paced for the remedy
+  double base_before_s_ = 0;
+  double correction_s_ = 0;
   double n_hat_ = 0;
   double c_hat_ = 0;
   double base_override_s_ = 0;  // > 0: corrected baseRTT (kept for runs without a sender)

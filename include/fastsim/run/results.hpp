@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -49,6 +50,8 @@ struct FlowResult {
   double mean_cwnd_pkts = 0;                ///< time average of cwnd while active
   std::vector<double> goodput_samples_bps;  ///< one per sample period (whole run)
   std::vector<double> cwnd_samples_pkts;    ///< time-average window per sample period (whole run)
+  /// CongestionControl::summary_values at the end of the run (name, value); often empty.
+  std::vector<std::pair<std::string, double>> algorithm_values;
 };
 
 struct LinkResult {
