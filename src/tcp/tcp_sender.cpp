@@ -9,6 +9,7 @@ namespace fastsim::tcp {
 namespace {
 constexpr uint64_t kNone = UINT64_MAX;
 constexpr size_t kInitialRing = 64;  // grows by doubling with the window (1 byte per segment)
+constexpr Duration kTlpDelayedAckAllowance = Duration::milliseconds(200);  // RFC 8985 WCDelAckT
 }  // namespace
 
 TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg,
@@ -26,6 +27,8 @@ TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg
   w_.ssthresh_pkts = cfg.initial_ssthresh;
   segs_.assign(kInitialRing, 0);
   seg_mask_ = kInitialRing - 1;
+  if (cfg.rack && cfg.sack)
+    rack_ = std::make_unique<Rack>(kInitialRing);
   cc_->attach(this);
 }
 
@@ -60,6 +63,8 @@ void TcpSender::ensure_ring_capacity(uint64_t outstanding) {
     grown[s & (n - 1)] = segs_[s & seg_mask_];
   segs_.swap(grown);
   seg_mask_ = n - 1;
+  if (rack_)
+    rack_->resize_ring(n, snd_una_, snd_nxt_);
 }
 
 double TcpSender::pipe() const {
@@ -113,7 +118,8 @@ uint64_t TcpSender::next_retransmission() {
   if (lost_out_ <= retrans_out_)
     return kNone;  // every lost segment is already resent
   retx_ptr_ = std::max(retx_ptr_, snd_una_);
-  while (retx_ptr_ < mark_ptr_) {
+  const uint64_t limit = rack_ ? snd_nxt_ : mark_ptr_;  // RACK marks anywhere below snd_nxt
+  while (retx_ptr_ < limit) {
     const uint8_t f = seg(retx_ptr_);
     if ((f & kLost) != 0 && (f & (kRetrans | kSacked)) == 0)
       return retx_ptr_;
@@ -123,6 +129,10 @@ uint64_t TcpSender::next_retransmission() {
 }
 
 void TcpSender::try_send() {
+  if (cfg_.slow_start_after_idle && snd_nxt_ == snd_una_ && last_send_ != Time::never() &&
+      sim_.now() - last_send_ > rtt_.rto() && has_new_data()) {
+    restart_after_idle();
+  }
   for (;;) {
     const uint64_t retx = next_retransmission();
     if (retx == kNone && !has_new_data()) {
@@ -150,7 +160,7 @@ void TcpSender::try_send() {
 
 void TcpSender::transmit(uint64_t seq, bool retransmission) {
   if (retransmission) {
-    seg(seq) |= kRetrans;
+    seg(seq) |= kRetrans | kEverRetrans;
     ++retrans_out_;
     ++counters_.retransmits;
   } else {
@@ -159,6 +169,17 @@ void TcpSender::transmit(uint64_t seq, bool retransmission) {
     ++snd_nxt_;
   }
   ++counters_.data_sent;
+  if (cfg_.prr && state_ == cc::CaState::kRecovery)
+    prr_.out += 1;
+  if (cfg_.slow_start_after_idle)
+    last_send_ = sim_.now();
+  if (rack_) {
+    rack_->on_transmit(seq, sim_.now());
+    if (!retransmission && !probing_)
+      schedule_tlp();
+    else if (retransmission && seq == snd_una_)
+      arm_rto();  // Linux tcp_xmit_retransmit_queue: resending the head restarts the RTO
+  }
   net::Packet* p = pool_.acquire();
   p->route = route_;
   p->size_bytes = cfg_.packet_size;
@@ -185,6 +206,8 @@ void TcpSender::receive(net::Packet* p) {
     return;
   }
   account_window();
+  const uint64_t prior_una = snd_una_;
+  const uint64_t prior_sacked = sacked_out_;
   if (cfg_.sack)
     process_sack_blocks(p);
   if (p->seq > snd_una_) {
@@ -192,22 +215,46 @@ void TcpSender::receive(net::Packet* p) {
   } else if (p->seq == snd_una_ && snd_nxt_ > snd_una_) {
     on_duplicate_ack();
   }
+  const bool echo_retx = p->retransmission;
   pool_.release(p);
-  if (cfg_.sack)
+  if (rack_) {
+    if (rack_->advanced())
+      rack_detect_loss();
+    tlp_on_ack(echo_retx);
+  } else if (cfg_.sack) {
     advance_loss_marks();
+  }
+  maybe_enter_recovery();
+  if (cfg_.prr && state_ == cc::CaState::kRecovery) {
+    // RFC 6937 DeliveredData: the change in snd.una plus the change in SACKed segments.
+    const auto delivered = static_cast<int64_t>(snd_una_ - prior_una) + static_cast<int64_t>(sacked_out_) -
+                           static_cast<int64_t>(prior_sacked);
+    if (delivered > 0) {
+      const double sndcnt = prr_.on_ack(static_cast<uint64_t>(delivered), pipe(), w_.ssthresh_pkts);
+      w_.cwnd_pkts = std::max(pipe() + sndcnt, 1.0);
+    }
+  }
+  try_send();
+  if (rack_ && snd_una_ > prior_una)
+    schedule_tlp();
+}
+
+void TcpSender::maybe_enter_recovery() {
   // RFC 6582 "recover": after a timeout, duplicate ACKs (duplicates of data resent by
   // go-back-N) start no fast retransmit until the ACK passes what was sent before it.
   const bool past_timeout = rto_recover_ == kNone || snd_una_ > rto_recover_;
-  if (state_ == cc::CaState::kOpen && snd_nxt_ > snd_una_ && past_timeout &&
-      (dupacks_ >= cfg_.dupack_threshold || lost_out_ > 0)) {
+  if (state_ != cc::CaState::kOpen || snd_nxt_ == snd_una_ || !past_timeout)
+    return;
+  // With RACK only its loss marks start a recovery (Linux disables the dupack heuristic).
+  if (lost_out_ > 0 || (!rack_ && dupacks_ >= cfg_.dupack_threshold))
     enter_recovery();
-  }
-  try_send();
 }
 
 void TcpSender::process_sack_blocks(const net::Packet* p) {
-  auto sack_if_new = [this](uint64_t s) {
+  auto sack_if_new = [this, p](uint64_t s) {
     if (s >= snd_una_ && s < snd_nxt_ && (seg(s) & kSacked) == 0) {
+      if (rack_)
+        rack_->on_delivered(s, (seg(s) & kEverRetrans) != 0, p->echo, sim_.now());
       mark_sacked(s);
       return true;
     }
@@ -267,6 +314,12 @@ void TcpSender::advance_loss_marks() {
 
 void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
   const uint64_t newly = ack - snd_una_;
+  if (rack_) {
+    for (uint64_t s = snd_una_; s < ack; ++s) {
+      if (const uint8_t f = seg(s); (f & kSacked) == 0)
+        rack_->on_delivered(s, (f & kEverRetrans) != 0, p->echo, sim_.now());
+    }
+  }
   for (uint64_t s = snd_una_; s < ack; ++s) {
     const uint8_t f = seg(s);
     if ((f & kSacked) != 0) {
@@ -354,8 +407,12 @@ void TcpSender::enter_recovery() {
   if (!cfg_.sack) {  // the duplicate ACKs so far stand for packets that left the network
     sacked_out_ = std::min<uint64_t>(dupacks_, snd_nxt_ - snd_una_ - 1);
   }
-  mark_lost(snd_una_);
-  mark_ptr_ = std::max(mark_ptr_, snd_una_ + 1);
+  if (cfg_.prr)
+    prr_.start(snd_nxt_ - snd_una_);
+  if (!rack_) {  // with RACK the lost segments are the ones it marked
+    mark_lost(snd_una_);
+    mark_ptr_ = std::max(mark_ptr_, snd_una_ + 1);
+  }
   const uint64_t first = next_retransmission();  // RFC 6675 4.3: leaves regardless of cwnd
   if (first != kNone)
     transmit(first, true);
@@ -372,6 +429,9 @@ void TcpSender::on_rto_timer() {
     rto_deadline_ = Time::never();
     return;
   }
+  // A probe cut to the RTO (RFC 8985 7.2: PTO = min(PTO, RTO)) goes first.
+  if (rack_ && tlp_deadline_ <= sim_.now() && send_loss_probe())
+    return;
   ++counters_.timeouts;
   account_window();
   rtt_.backoff();
@@ -405,9 +465,131 @@ void TcpSender::on_rto_timer() {
   mark_ptr_ = snd_nxt_;
   sacked_beyond_ = 0;
   retx_ptr_ = snd_una_;
+  if (rack_) {
+    rack_->clear_queue();
+    tlp_end_ = kNone;
+    tlp_deadline_ = Time::never();
+  }
   rto_deadline_ = sim_.now() + rtt_.rto();
   sim_.schedule_at(rto_event_, rto_deadline_);
   try_send();
+}
+
+void TcpSender::rack_detect_loss() {
+  // RFC 8985 6.2 step 4: no reordering window in recovery or once dupack_threshold
+  // segments are SACKed, unless reordering has been seen.
+  const bool reo_zero = state_ != cc::CaState::kOpen || sacked_out_ >= cfg_.dupack_threshold;
+  auto live = [this](uint64_t s) {
+    if (s < snd_una_ || s >= snd_nxt_)
+      return false;
+    const uint8_t f = seg(s);
+    return (f & kSacked) == 0 && ((f & kLost) == 0 || (f & kRetrans) != 0);
+  };
+  auto lose = [this](uint64_t s) { rack_mark_lost(s); };
+  const std::optional<Duration> wait = rack_->detect_loss(sim_.now(), reo_zero, rtt_.view().srtt, live, lose);
+  if (wait) {
+    const Time at = sim_.now() + *wait;
+    if (!reo_event_.scheduled() || reo_event_.time() != at) {
+      if (reo_event_.scheduled())
+        sim_.cancel(reo_event_);
+      sim_.schedule_at(reo_event_, at);
+    }
+  }
+}
+
+void TcpSender::rack_mark_lost(uint64_t seq) {
+  uint8_t& f = seg(seq);
+  if ((f & kRetrans) != 0) {  // a lost retransmission (or loss probe): resend it again
+    f = static_cast<uint8_t>(f & ~kRetrans);
+    --retrans_out_;
+  }
+  if ((f & kLost) != 0) {
+    retx_ptr_ = std::min(retx_ptr_, seq);
+  } else {
+    mark_lost(seq);
+  }
+}
+
+void TcpSender::on_reo_timer() {
+  account_window();
+  rack_detect_loss();
+  const bool was_open = state_ == cc::CaState::kOpen;
+  maybe_enter_recovery();
+  if (cfg_.prr && was_open && state_ == cc::CaState::kRecovery)
+    w_.cwnd_pkts = std::max(pipe(), 1.0);  // no ACK delivered data: only the first retransmission
+  try_send();
+}
+
+void TcpSender::schedule_tlp() {
+  // RFC 8985 7.2: armed while Open with data outstanding, nothing SACKed and no probe out.
+  if (state_ != cc::CaState::kOpen || sacked_out_ > 0 || snd_nxt_ == snd_una_ || tlp_end_ != kNone) {
+    tlp_deadline_ = Time::never();
+    return;
+  }
+  const std::optional<Duration> srtt = rtt_.view().srtt;
+  Duration pto = srtt ? *srtt * 2 : cfg_.initial_rto;
+  if (srtt && snd_nxt_ - snd_una_ == 1)
+    pto += kTlpDelayedAckAllowance;
+  tlp_deadline_ = std::min(sim_.now() + pto, rto_deadline_);
+  if (!tlp_event_.scheduled() || tlp_event_.time() > tlp_deadline_)
+    sim_.schedule_at(tlp_event_, tlp_deadline_);
+}
+
+void TcpSender::on_tlp_timer() {
+  if (tlp_deadline_ == Time::never())
+    return;
+  if (sim_.now() < tlp_deadline_) {
+    sim_.schedule_at(tlp_event_, tlp_deadline_);
+    return;
+  }
+  send_loss_probe();
+}
+
+bool TcpSender::send_loss_probe() {
+  tlp_deadline_ = Time::never();
+  if (state_ != cc::CaState::kOpen || sacked_out_ > 0 || snd_nxt_ == snd_una_ || tlp_end_ != kNone)
+    return false;
+  account_window();
+  ++counters_.loss_probes;
+  probing_ = true;
+  const bool new_data = has_new_data();
+  if (new_data) {
+    transmit(snd_nxt_, false);
+  } else {
+    transmit(snd_nxt_ - 1, true);
+  }
+  probing_ = false;
+  tlp_end_ = snd_nxt_;
+  tlp_retrans_ = !new_data;
+  arm_rto();  // RFC 8985 7.3: the RTO, not another probe, follows
+  return true;
+}
+
+void TcpSender::tlp_on_ack(bool ack_echoes_retransmission) {
+  if (tlp_end_ == kNone || snd_una_ < tlp_end_)
+    return;
+  tlp_end_ = kNone;
+  // RFC 8985 7.4: a retransmitted probe repaired a loss if it, not the original, was
+  // delivered (no DSACK here: the ACK passing TLP.end_seq echoes the retransmission).
+  if (tlp_retrans_ && ack_echoes_retransmission && state_ == cc::CaState::kOpen) {
+    const cc::LossResponse r = cc_->on_loss(view(), w_);
+    w_.ssthresh_pkts = r.ssthresh_pkts;
+    w_.cwnd_pkts = std::max(std::min(w_.cwnd_pkts, r.ssthresh_pkts), 1.0);
+  }
+}
+
+void TcpSender::restart_after_idle() {
+  // Linux tcp_cwnd_restart (RFC 2861): called with nothing outstanding, idle > RTO.
+  account_window();
+  ++counters_.idle_restarts;
+  if (state_ == cc::CaState::kOpen)  // tcp_current_ssthresh
+    w_.ssthresh_pkts = std::max(w_.ssthresh_pkts, 0.75 * w_.cwnd_pkts);
+  const double restart = std::min(cfg_.initial_window, w_.cwnd_pkts);
+  const Duration rto = rtt_.rto();
+  double cwnd = w_.cwnd_pkts;
+  for (Duration idle = sim_.now() - last_send_; (idle -= rto) > Duration::zero() && cwnd > restart;)
+    cwnd /= 2;
+  w_.cwnd_pkts = std::max(cwnd, restart);
 }
 
 }  // namespace fastsim::tcp

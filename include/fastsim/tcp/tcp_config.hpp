@@ -23,6 +23,9 @@ struct TcpConfig {
   double initial_window = 10;                       ///< packets (Linux IW10)
   double initial_ssthresh = cc::kInfiniteSsthresh;  ///< packets; "infinite" by default
   uint64_t receive_window = 0;                      ///< packets; 0 = unlimited
+  bool rack = false;                                ///< RACK-TLP loss detection (RFC 8985); needs sack, ignored without
+  bool prr = false;                    ///< Proportional Rate Reduction in fast recovery (RFC 6937, PRR-SSRB)
+  bool slow_start_after_idle = false;  ///< restart the window after an idle RTO (RFC 2861, Linux)
 };
 
 }  // namespace fastsim::tcp
