@@ -22,7 +22,8 @@ TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg
       route_(data_route),
       out_(out),
       total_(total_segments),
-      rtt_(cfg.initial_rto, cfg.min_rto, cfg.max_rto) {
+      rtt_(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+      extras_((cfg.rack && cfg.sack) || cfg.prr || cfg.slow_start_after_idle) {
   w_.cwnd_pkts = cfg.initial_window;
   w_.ssthresh_pkts = cfg.initial_ssthresh;
   segs_.assign(kInitialRing, 0);
@@ -52,9 +53,7 @@ void TcpSender::set_pacing_rate(double pkts_per_s) {
     pacing_gap_ = Duration::seconds(1.0 / pacing_rate_);
 }
 
-void TcpSender::ensure_ring_capacity(uint64_t outstanding) {
-  if (outstanding < segs_.size())
-    return;
+void TcpSender::grow_ring(uint64_t outstanding) {
   size_t n = segs_.size();
   while (n <= outstanding)
     n *= 2;
@@ -169,6 +168,21 @@ void TcpSender::transmit(uint64_t seq, bool retransmission) {
     ++snd_nxt_;
   }
   ++counters_.data_sent;
+  if (extras_)
+    on_transmit_extras(seq, retransmission);
+  net::Packet* p = pool_.acquire();
+  p->route = route_;
+  p->size_bytes = cfg_.packet_size;
+  p->seq = seq;
+  p->echo = sim_.now();
+  p->retransmission = retransmission;
+  if (rto_deadline_ == Time::never())
+    arm_rto();
+  cc_->on_send(view(), seq, retransmission);
+  out_.receive(p);
+}
+
+void TcpSender::on_transmit_extras(uint64_t seq, bool retransmission) {
   if (cfg_.prr && state_ == cc::CaState::kRecovery)
     prr_.out += 1;
   if (cfg_.slow_start_after_idle)
@@ -180,16 +194,6 @@ void TcpSender::transmit(uint64_t seq, bool retransmission) {
     else if (retransmission && seq == snd_una_)
       arm_rto();  // Linux tcp_xmit_retransmit_queue: resending the head restarts the RTO
   }
-  net::Packet* p = pool_.acquire();
-  p->route = route_;
-  p->size_bytes = cfg_.packet_size;
-  p->seq = seq;
-  p->echo = sim_.now();
-  p->retransmission = retransmission;
-  if (rto_deadline_ == Time::never())
-    arm_rto();
-  cc_->on_send(view(), seq, retransmission);
-  out_.receive(p);
 }
 
 void TcpSender::arm_rto() {
@@ -208,8 +212,12 @@ void TcpSender::receive(net::Packet* p) {
   account_window();
   const uint64_t prior_una = snd_una_;
   const uint64_t prior_sacked = sacked_out_;
-  if (cfg_.sack)
-    process_sack_blocks(p);
+  if (rack_)
+    ack_echo_ = p->echo;
+  if (rack_)  // the RACK hook is compiled out of the path without it
+    process_sack_blocks<true>(p);
+  else if (cfg_.sack)
+    process_sack_blocks<false>(p);
   if (p->seq > snd_una_) {
     on_cumulative_ack(p->seq, p);
   } else if (p->seq == snd_una_ && snd_nxt_ > snd_una_) {
@@ -224,7 +232,8 @@ void TcpSender::receive(net::Packet* p) {
   } else if (cfg_.sack) {
     advance_loss_marks();
   }
-  maybe_enter_recovery();
+  if (state_ == cc::CaState::kOpen && (lost_out_ > 0 || dupacks_ >= cfg_.dupack_threshold))
+    maybe_enter_recovery();
   if (cfg_.prr && state_ == cc::CaState::kRecovery) {
     // RFC 6937 DeliveredData: the change in snd.una plus the change in SACKed segments.
     const auto delivered = static_cast<int64_t>(snd_una_ - prior_una) + static_cast<int64_t>(sacked_out_) -
@@ -250,12 +259,11 @@ void TcpSender::maybe_enter_recovery() {
     enter_recovery();
 }
 
+template <bool kRack>
 void TcpSender::process_sack_blocks(const net::Packet* p) {
-  auto sack_if_new = [this, p](uint64_t s) {
+  auto sack_if_new = [this](uint64_t s) {
     if (s >= snd_una_ && s < snd_nxt_ && (seg(s) & kSacked) == 0) {
-      if (rack_)
-        rack_->on_delivered(s, (seg(s) & kEverRetrans) != 0, p->echo, sim_.now());
-      mark_sacked(s);
+      mark_sacked<kRack>(s);
       return true;
     }
     return false;
@@ -275,8 +283,11 @@ void TcpSender::process_sack_blocks(const net::Packet* p) {
   }
 }
 
+template <bool kRack>
 void TcpSender::mark_sacked(uint64_t seq) {
   uint8_t& f = seg(seq);
+  if constexpr (kRack)
+    rack_->on_delivered(seq, (f & kEverRetrans) != 0, ack_echo_, sim_.now());
   if ((f & kLost) != 0)
     --lost_out_;
   if ((f & kRetrans) != 0)

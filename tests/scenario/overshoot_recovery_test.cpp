@@ -21,6 +21,7 @@ uint64_t timeouts(const std::string& algorithm, const std::string& tcp) {
   run::Experiment exp(s);
   const auto& r = exp.run();
   REQUIRE(r.flows[0].fast_recoveries >= 1);  // the overshoot happened
+  fastsim::testing::check_conservation(exp);  // every packet sent is accounted for
   return r.flows[0].timeouts;
 }
 

@@ -137,7 +137,13 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   enum SegFlag : uint8_t { kSacked = 1, kLost = 2, kRetrans = 4, kEverRetrans = 8 };
 
   uint8_t& seg(uint64_t seq) { return segs_[seq & seg_mask_]; }
-  void ensure_ring_capacity(uint64_t outstanding);
+  void ensure_ring_capacity(uint64_t outstanding) {
+    if (outstanding >= segs_.size())
+      grow_ring(outstanding);
+  }
+  void grow_ring(uint64_t outstanding);
+  /// The switches' work on every transmission (only when one of them is on).
+  void on_transmit_extras(uint64_t seq, bool retransmission);
   [[nodiscard]] cc::FlowView view() const;
   void try_send();
   bool has_new_data() const;
@@ -146,7 +152,9 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   void transmit(uint64_t seq, bool retransmission);
   void on_cumulative_ack(uint64_t ack, net::Packet* p);
   void on_duplicate_ack();
+  template <bool kRack>
   void process_sack_blocks(const net::Packet* p);
+  template <bool kRack>
   void mark_sacked(uint64_t seq);
   void mark_lost(uint64_t seq);
   void advance_loss_marks();
@@ -214,8 +222,10 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   uint64_t tlp_end_ = UINT64_MAX;  // snd_nxt after the outstanding probe (TLP.end_seq)
   bool tlp_retrans_ = false;       // the outstanding probe was a retransmission
   bool probing_ = false;
+  Time ack_echo_ = Time::never();  // the echo of the ACK being processed (rack)
   Prr prr_;
   Time last_send_ = Time::never();  // slow_start_after_idle only
+  const bool extras_;               // rack, prr or slow_start_after_idle is on
 
   Time completion_time_ = Time::never();
   std::function<void()> on_complete_;
