@@ -5,6 +5,8 @@
 // Linux, every loss is repaired by fast recovery.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "../support/helpers.hpp"
@@ -20,7 +22,7 @@ uint64_t timeouts(const std::string& algorithm, const std::string& tcp) {
       "100Mbps", "1ms", "833pkt", "32s", R"([{"id": "a", "algorithm": ")" + algorithm + R"(", "rtt": "100ms"}])", tcp));
   run::Experiment exp(s);
   const auto& r = exp.run();
-  REQUIRE(r.flows[0].fast_recoveries >= 1);  // the overshoot happened
+  REQUIRE(r.flows[0].fast_recoveries >= 1);   // the overshoot happened
   fastsim::testing::check_conservation(exp);  // every packet sent is accounted for
   return r.flows[0].timeouts;
 }
@@ -35,5 +37,40 @@ TEST_CASE("After the slow-start overshoot, RACK-TLP and PRR repair every loss wi
     WARN(algo << ": timeouts in 32 s, SACK only " << sack_only << ", SACK + RACK-TLP + PRR " << linux_like);
     CHECK(sack_only >= 1);  // the control: without RACK a lost retransmission costs an RTO
     CHECK(linux_like == 0);
+  }
+}
+
+TEST_CASE(
+    "An on/off flow restarts its window after an off period longer than the RTO only with "
+    "slow_start_after_idle",
+    "[scenario][idle]") {
+  for (const bool restart : {false, true}) {
+    CAPTURE(restart);
+    const std::string tcp =
+        std::string(R"({"sack": true, "slow_start_after_idle": )") + (restart ? "true" : "false") + "}";
+    const auto s = scenario_from(dumbbell_json(
+        "100Mbps", "1ms", "833pkt", "8s",
+        R"([{"id": "a", "algorithm": "reno", "rtt": "100ms", "on_off": {"on": "5s", "off": "2s"}}])", tcp));
+    run::Experiment exp(s);
+    exp.run_until(Time::at(Duration::milliseconds(6999)));  // off since 5 s: nothing outstanding
+    const tcp::TcpSender& sender = *exp.flow(0).sender;
+    REQUIRE(sender.snd_una() == sender.snd_nxt());
+    const double before = sender.window().cwnd_pkts;
+    REQUIRE(before > 100);
+    exp.run_until(Time::at(Duration::milliseconds(7001)));  // resumed at 7 s
+    if (restart) {
+      // Idle 2 s (the last send just before 5 s): cwnd halves once per RTO beyond the
+      // first, not below the initial window.
+      const double rto_s = sender.rtt().rto().to_seconds();
+      const double halvings = std::ceil(2.0 / rto_s) - 1;
+      INFO("rto " << rto_s << " s, cwnd before " << before);
+      REQUIRE(halvings >= 3);
+      CHECK(sender.window().cwnd_pkts == Approx(std::max(before / std::pow(2.0, halvings), 10.0)));
+      CHECK(sender.window().ssthresh_pkts >= 0.75 * before);
+      CHECK(sender.counters().idle_restarts == 1);
+    } else {
+      CHECK(sender.window().cwnd_pkts == before);
+      CHECK(sender.counters().idle_restarts == 0);
+    }
   }
 }
