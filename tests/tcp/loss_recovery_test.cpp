@@ -299,3 +299,17 @@ TEST_CASE("Slow start after idle: a finite ssthresh rises to 3/4 of the window b
   CHECK(h.cwnd() == 20);             // one halving reaches min(IW, cwnd) = 20, the floor
   CHECK(h.sent().size() == 40);
 }
+
+TEST_CASE("RACK without SACK is ignored, as in Linux: no probe, the tail loss costs the RTO", "[tcp][sender][rack]") {
+  tcp::TcpConfig cfg = config(true);
+  cfg.sack = false;
+  SenderHarness h(cfg, "reno", 10);
+  h.start();
+  h.run_until(ms(100));
+  h.ack(7);
+  h.run_until(ms(399));
+  CHECK(h.sent().size() == 10);  // no probe at 2 SRTT = 300 ms
+  CHECK(h.sender().counters().loss_probes == 0);
+  h.run_until(ms(400));
+  CHECK(h.sender().counters().timeouts == 1);
+}

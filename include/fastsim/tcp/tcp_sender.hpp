@@ -133,6 +133,7 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   void set_base_rtt(Duration base) override { rtt_.set_min_rtt(base); }
 
  private:
+  static constexpr uint64_t kNone = UINT64_MAX;
   // kEverRetrans: resent at least once (RACK's RTT-sample ambiguity, RFC 8985 6.2 step 2).
   enum SegFlag : uint8_t { kSacked = 1, kLost = 2, kRetrans = 4, kEverRetrans = 8 };
 
