@@ -400,6 +400,7 @@ void TcpSender::enter_recovery() {
   state_ = cc::CaState::kRecovery;
   recovery_point_ = snd_nxt_;
   partial_acks_ = 0;
+  reduced_at_ = sim_.now();
   if (!cfg_.sack) {  // the duplicate ACKs so far stand for packets that left the network
     sacked_out_ = std::min<uint64_t>(dupacks_, snd_nxt_ - snd_una_ - 1);
   }

@@ -38,6 +38,11 @@ void TcpSender::rack_detect_loss() {
   };
   auto lose = [this](uint64_t s) { rack_mark_lost(s); };
   const std::optional<Duration> wait = rack_->detect_loss(sim_.now(), reo_zero, rtt_.view().srtt, live, lose);
+  if (resend_now_) {  // as at the start of a recovery (RFC 6675 4.3), the first one leaves at once
+    resend_now_ = false;
+    if (const uint64_t first = next_retransmission(); first != kNone)
+      transmit(first, true);
+  }
   if (wait) {
     const Time at = sim_.now() + *wait;
     if (!reo_event_.scheduled() || reo_event_.time() != at) {
@@ -53,6 +58,17 @@ void TcpSender::rack_mark_lost(uint64_t seq) {
   if ((f & kRetrans) != 0) {  // a lost retransmission (or loss probe): resend it again
     f = static_cast<uint8_t>(f & ~kRetrans);
     --retrans_out_;
+    // RFC 5681 4.3 / RFC 8985 9.3: the loss of a retransmission lowers the window again.
+    // Without PRR nothing else bounds a recovery's sending, so each retransmission lost
+    // after the last reduction brings a new one (at most one per round trip); with PRR,
+    // as Linux, the recovery keeps its single reduction.
+    if (!cfg_.prr && state_ == cc::CaState::kRecovery && rack_->xmit_ts(seq) >= reduced_at_) {
+      const cc::LossResponse r = cc_->on_loss(view(), w_);
+      w_.ssthresh_pkts = r.ssthresh_pkts;
+      w_.cwnd_pkts = std::max(r.cwnd_pkts, 1.0);
+      reduced_at_ = sim_.now();
+      resend_now_ = true;
+    }
   }
   if ((f & kLost) != 0) {
     retx_ptr_ = std::min(retx_ptr_, seq);

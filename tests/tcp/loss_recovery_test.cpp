@@ -60,6 +60,9 @@ TEST_CASE("RACK: a lost retransmission is resent when a later-sent segment is SA
       // RACK.xmit_ts = 101 ms > 100 ms: the retransmission is lost (reo_wnd = 0 in recovery).
       CHECK(h.retransmitted(before) == Seqs{0});
       CHECK(h.sent().back().at == ms(201));
+      // Without PRR the lost retransmission lowers the window a second time (RFC 5681 4.3).
+      CHECK(h.calls().loss == 2);
+      CHECK(h.ssthresh() == 2.5);
       h.run_until(ms(301));
       h.ack(14, {}, true);  // the second retransmission fills the hole
       CHECK(h.state() == cc::CaState::kOpen);

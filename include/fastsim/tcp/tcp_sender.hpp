@@ -30,9 +30,12 @@
 //   segment if there is one, else resends the last one, regardless of cwnd; then the RTO
 //   is re-armed. Resending the first unacknowledged segment restarts the RTO (Linux
 //   tcp_xmit_retransmit_queue), so a retransmission that RACK finds lost again does not
-//   run into the timer armed for its predecessor. One probe per episode (until the ACK passes the probe); a probe that
-//   was a retransmission and whose ACK echoes it (the original was lost: no DSACK is modelled) cuts the window once
-//   (ssthresh and cwnd from the algorithm's loss response).
+//   run into the timer armed for its predecessor. Without PRR, a retransmission found lost
+//   that was sent after the recovery's last reduction lowers the window again (RFC 5681
+//   4.3) and the first segment to resend leaves at once; with PRR, as Linux, there is one
+//   reduction per recovery. One probe per episode (until the ACK passes the
+//   probe); a probe that was a retransmission and whose ACK echoes it (the original was lost: no DSACK is modelled)
+//   cuts the window once (ssthresh and cwnd from the algorithm's loss response).
 // - `prr`: fast recovery sends what RFC 6937 allows (prr.hpp); without it, what cwnd allows.
 // - `slow_start_after_idle`: before sending new data with nothing outstanding after more
 //   than one RTO since the last send, ssthresh = max(ssthresh, 3/4 cwnd) (unless in
@@ -226,6 +229,8 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   Time ack_echo_ = Time::never();  // the echo of the ACK being processed (rack)
   Prr prr_;
   Time last_send_ = Time::never();  // slow_start_after_idle only
+  Time reduced_at_ = Time::zero();  // the current recovery's last window reduction
+  bool resend_now_ = false;         // a reduction for a lost retransmission: resend at once
   const bool extras_;               // rack, prr or slow_start_after_idle is on
 
   Time completion_time_ = Time::never();
