@@ -35,6 +35,9 @@ const SettingRow kSettingRows[] = {
     {"rto_granularity",     s(0),   s(0),    ms(10),  "Linux counts RTT in microseconds and arms timers in jiffies (1-4 ms, not modelled); ns-2 Agent/TCP tcpTick_ 0.01 with tcp.cc's integer rtt_update"},
     {"min_rto_floor",       false,  false,   true,    "Linux tcp_set_rto: srtt + max(4 mdev, rto_min); ns-2 tcp.cc rtt_timeout (rfc2988_ true): max(minrto_, srtt + 4 rttvar)"},
     {"local_congestion",    false,  true,    false,   "Linux tcp_transmit_skb: a qdisc refusal (NET_XMIT_DROP) keeps the segment unsent and calls tcp_enter_cwr; ns-2's agents hand packets to the link's queue, which drops"},
+    {"rack",                false,  true,    false,   "Linux net.ipv4.tcp_recovery = 1 (RACK-TLP, default since 4.18; lost retransmissions were marked since 2.6); ns-2's one-way agents detect loss by duplicate ACKs and the timer only"},
+    {"prr",                 false,  true,    false,   "Linux PRR in tcp_input.c (since 3.2, RFC 6937); ns-2's agents set the window at the start of recovery"},
+    {"slow_start_after_idle", false, true,   true,    "Linux net.ipv4.tcp_slow_start_after_idle = 1 (tcp_cwnd_restart: halve per idle RTO, down to IW); ns-2 Agent/TCP slow_start_restart_ true closes cwnd to windowInit_ when the timer fires with nothing outstanding (fastsim applies Linux's rule for both)"},
 };
 
 const ParamRow kParamRows[] = {

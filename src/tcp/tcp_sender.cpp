@@ -1,4 +1,5 @@
-// TCP sender (see tcp_sender.hpp for the model and its choices).
+// TCP sender (see tcp_sender.hpp for the model and its choices; the optional RACK-TLP,
+// PRR and idle-restart parts are in tcp_sender_switches.cpp).
 #include "fastsim/tcp/tcp_sender.hpp"
 
 #include <algorithm>
@@ -9,7 +10,6 @@
 namespace fastsim::tcp {
 
 namespace {
-constexpr uint64_t kNone = UINT64_MAX;
 constexpr size_t kInitialRing = 64;  // grows by doubling with the window (1 byte per segment)
 }  // namespace
 
@@ -23,11 +23,14 @@ TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg
       route_(data_route),
       out_(out),
       total_(total_segments),
-      rtt_(cfg) {
+      rtt_(cfg),
+      extras_((cfg.rack && cfg.sack) || cfg.prr || cfg.slow_start_after_idle) {
   w_.cwnd_pkts = cfg.initial_window;
   w_.ssthresh_pkts = cfg.initial_ssthresh;
   segs_.assign(kInitialRing, 0);
   seg_mask_ = kInitialRing - 1;
+  if (cfg.rack && cfg.sack)
+    rack_ = std::make_unique<Rack>(kInitialRing);
   cc_->attach(this);
 }
 
@@ -51,9 +54,7 @@ void TcpSender::set_pacing_rate(double pkts_per_s) {
     pacing_gap_ = Duration::seconds(1.0 / pacing_rate_);
 }
 
-void TcpSender::ensure_ring_capacity(uint64_t outstanding) {
-  if (outstanding < segs_.size())
-    return;
+void TcpSender::grow_ring(uint64_t outstanding) {
   size_t n = segs_.size();
   while (n <= outstanding)
     n *= 2;
@@ -62,6 +63,8 @@ void TcpSender::ensure_ring_capacity(uint64_t outstanding) {
     grown[s & (n - 1)] = segs_[s & seg_mask_];
   segs_.swap(grown);
   seg_mask_ = n - 1;
+  if (rack_)
+    rack_->resize_ring(n, snd_una_, snd_nxt_);
 }
 
 double TcpSender::pipe() const {
@@ -115,7 +118,8 @@ uint64_t TcpSender::next_retransmission() {
   if (lost_out_ <= retrans_out_)
     return kNone;  // every lost segment is already resent
   retx_ptr_ = std::max(retx_ptr_, snd_una_);
-  while (retx_ptr_ < mark_ptr_) {
+  const uint64_t limit = rack_ ? snd_nxt_ : mark_ptr_;  // RACK marks anywhere below snd_nxt
+  while (retx_ptr_ < limit) {
     const uint8_t f = seg(retx_ptr_);
     if ((f & kLost) != 0 && (f & (kRetrans | kSacked)) == 0)
       return retx_ptr_;
@@ -125,6 +129,10 @@ uint64_t TcpSender::next_retransmission() {
 }
 
 void TcpSender::try_send() {
+  if (cfg_.slow_start_after_idle && snd_nxt_ == snd_una_ && last_send_ != Time::never() &&
+      sim_.now() - last_send_ > rtt_.rto() && has_new_data()) {
+    restart_after_idle();
+  }
   for (;;) {
     const uint64_t retx = next_retransmission();
     if (retx == kNone && !has_new_data()) {
@@ -154,7 +162,7 @@ void TcpSender::try_send() {
 
 void TcpSender::transmit(uint64_t seq, bool retransmission) {
   if (retransmission) {
-    seg(seq) |= kRetrans;
+    seg(seq) |= kRetrans | kEverRetrans;
     ++retrans_out_;
     ++counters_.retransmits;
   } else {
@@ -163,6 +171,8 @@ void TcpSender::transmit(uint64_t seq, bool retransmission) {
     ++snd_nxt_;
   }
   ++counters_.data_sent;
+  if (extras_)
+    on_transmit_extras(seq, retransmission);
   net::Packet* p = pool_.acquire();
   p->route = route_;
   p->size_bytes = cfg_.packet_size;
@@ -206,30 +216,60 @@ void TcpSender::receive(net::Packet* p) {
     return;
   }
   account_window();
-  if (cfg_.sack)
-    process_sack_blocks(p);
+  const uint64_t prior_una = snd_una_;
+  const uint64_t prior_sacked = sacked_out_;
+  if (rack_)
+    ack_echo_ = p->echo;
+  if (rack_)  // the RACK hook is compiled out of the path without it
+    process_sack_blocks<true>(p);
+  else if (cfg_.sack)
+    process_sack_blocks<false>(p);
   if (p->seq > snd_una_) {
     on_cumulative_ack(p->seq, p);
   } else if (p->seq == snd_una_ && snd_nxt_ > snd_una_) {
     on_duplicate_ack();
   }
+  const bool echo_retx = p->retransmission;
   pool_.release(p);
-  if (cfg_.sack)
+  if (rack_) {
+    if (rack_->advanced())
+      rack_detect_loss();
+    tlp_on_ack(echo_retx);
+  } else if (cfg_.sack) {
     advance_loss_marks();
+  }
+  if (state_ == cc::CaState::kOpen && (lost_out_ > 0 || dupacks_ >= cfg_.dupack_threshold))
+    maybe_enter_recovery();
+  if (cfg_.prr && state_ == cc::CaState::kRecovery) {
+    // RFC 6937 DeliveredData: the change in snd.una plus the change in SACKed segments.
+    const auto delivered = static_cast<int64_t>(snd_una_ - prior_una) + static_cast<int64_t>(sacked_out_) -
+                           static_cast<int64_t>(prior_sacked);
+    if (delivered > 0) {
+      const double sndcnt = prr_.on_ack(static_cast<uint64_t>(delivered), pipe(), w_.ssthresh_pkts);
+      w_.cwnd_pkts = std::max(pipe() + sndcnt, 1.0);
+    }
+  }
+  try_send();
+  if (rack_ && snd_una_ > prior_una)
+    schedule_tlp();
+}
+
+void TcpSender::maybe_enter_recovery() {
   // RFC 6582 "recover": after a timeout, duplicate ACKs (duplicates of data resent by
   // go-back-N) start no fast retransmit until the ACK passes what was sent before it.
   const bool past_timeout = rto_recover_ == kNone || snd_una_ > rto_recover_;
-  if (state_ == cc::CaState::kOpen && snd_nxt_ > snd_una_ && past_timeout &&
-      (dupacks_ >= cfg_.dupack_threshold || lost_out_ > 0)) {
+  if (state_ != cc::CaState::kOpen || snd_nxt_ == snd_una_ || !past_timeout)
+    return;
+  // With RACK only its loss marks start a recovery (Linux disables the dupack heuristic).
+  if (lost_out_ > 0 || (!rack_ && dupacks_ >= cfg_.dupack_threshold))
     enter_recovery();
-  }
-  try_send();
 }
 
+template <bool kRack>
 void TcpSender::process_sack_blocks(const net::Packet* p) {
   auto sack_if_new = [this](uint64_t s) {
     if (s >= snd_una_ && s < snd_nxt_ && (seg(s) & kSacked) == 0) {
-      mark_sacked(s);
+      mark_sacked<kRack>(s);
       return true;
     }
     return false;
@@ -249,8 +289,11 @@ void TcpSender::process_sack_blocks(const net::Packet* p) {
   }
 }
 
+template <bool kRack>
 void TcpSender::mark_sacked(uint64_t seq) {
   uint8_t& f = seg(seq);
+  if constexpr (kRack)
+    rack_->on_delivered(seq, (f & kEverRetrans) != 0, ack_echo_, sim_.now());
   if ((f & kLost) != 0)
     --lost_out_;
   if ((f & kRetrans) != 0)
@@ -288,6 +331,12 @@ void TcpSender::advance_loss_marks() {
 
 void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
   const uint64_t newly = ack - snd_una_;
+  if (rack_) {
+    for (uint64_t s = snd_una_; s < ack; ++s) {
+      if (const uint8_t f = seg(s); (f & kSacked) == 0)
+        rack_->on_delivered(s, (f & kEverRetrans) != 0, p->echo, sim_.now());
+    }
+  }
   for (uint64_t s = snd_una_; s < ack; ++s) {
     const uint8_t f = seg(s);
     if ((f & kSacked) != 0) {
@@ -372,11 +421,16 @@ void TcpSender::enter_recovery() {
   state_ = cc::CaState::kRecovery;
   recovery_point_ = snd_nxt_;
   partial_acks_ = 0;
+  reduced_at_ = sim_.now();
   if (!cfg_.sack) {  // the duplicate ACKs so far stand for packets that left the network
     sacked_out_ = std::min<uint64_t>(dupacks_, snd_nxt_ - snd_una_ - 1);
   }
-  mark_lost(snd_una_);
-  mark_ptr_ = std::max(mark_ptr_, snd_una_ + 1);
+  if (cfg_.prr)
+    prr_.start(snd_nxt_ - snd_una_);
+  if (!rack_) {  // with RACK the lost segments are the ones it marked
+    mark_lost(snd_una_);
+    mark_ptr_ = std::max(mark_ptr_, snd_una_ + 1);
+  }
   const uint64_t first = next_retransmission();  // RFC 6675 4.3: leaves regardless of cwnd
   if (first != kNone && !(nic_ != nullptr && nic_blocked()))
     transmit(first, true);
@@ -393,6 +447,9 @@ void TcpSender::on_rto_timer() {
     rto_deadline_ = Time::never();
     return;
   }
+  // A probe cut to the RTO (RFC 8985 7.2: PTO = min(PTO, RTO)) goes first.
+  if (rack_ && tlp_deadline_ <= sim_.now() && send_loss_probe())
+    return;
   ++counters_.timeouts;
   account_window();
   rtt_.backoff();
@@ -426,6 +483,11 @@ void TcpSender::on_rto_timer() {
   mark_ptr_ = snd_nxt_;
   sacked_beyond_ = 0;
   retx_ptr_ = snd_una_;
+  if (rack_) {
+    rack_->clear_queue();
+    tlp_end_ = kNone;
+    tlp_deadline_ = Time::never();
+  }
   rto_deadline_ = sim_.now() + rtt_.rto();
   sim_.schedule_at(rto_event_, rto_deadline_);
   try_send();

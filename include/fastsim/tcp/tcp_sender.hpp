@@ -17,10 +17,30 @@
 //   packet, so duplicate ACKs before fast retransmit do not clock out new data and the
 //   retransmission finds room in a drop-tail queue that the flow itself keeps full
 //   (without RACK, a lost retransmission costs an RTO).
-// - A lost retransmission is recovered by the RTO (no RACK/TLP); after an RTO every
+// - Without `rack`, a lost retransmission is recovered by the RTO; after an RTO every
 //   un-SACKed outstanding segment is marked lost and resent in slow start (Linux Loss state);
 //   no fast retransmit until the ACK passes what was sent before the timeout (RFC 6582
 //   "recover"); a repeated timeout of the same data keeps ssthresh (RFC 5681 section 3.1).
+// - `rack` (with SACK only, as Linux): RACK (rack.hpp) replaces RFC 6675 IsLost and the
+//   duplicate-ACK threshold as loss detection, so a lost retransmission is found by the
+//   next later-sent delivery; recovery starts once RACK marks a segment lost, from an ACK
+//   or the reordering timer. Tail Loss Probe (RFC 8985 section 7): while Open with no
+//   SACKed segment, a probe timer PTO = 2 SRTT (+ 200 ms, RFC 8985's WCDelAckT, when one
+//   segment is outstanding; 1 s before an RTT sample; never past the RTO) sends one new
+//   segment if there is one, else resends the last one, regardless of cwnd; then the RTO
+//   is re-armed. Resending the first unacknowledged segment restarts the RTO (Linux
+//   tcp_xmit_retransmit_queue), so a retransmission that RACK finds lost again does not
+//   run into the timer armed for its predecessor. Without PRR, a retransmission found lost
+//   that was sent after the recovery's last reduction lowers the window again (RFC 5681
+//   4.3) and the first segment to resend leaves at once; with PRR, as Linux, there is one
+//   reduction per recovery. One probe per episode (until the ACK passes the
+//   probe); a probe that was a retransmission and whose ACK echoes it (the original was lost: no DSACK is modelled)
+//   cuts the window once (ssthresh and cwnd from the algorithm's loss response).
+// - `prr`: fast recovery sends what RFC 6937 allows (prr.hpp); without it, what cwnd allows.
+// - `slow_start_after_idle`: before sending new data with nothing outstanding after more
+//   than one RTO since the last send, ssthresh = max(ssthresh, 3/4 cwnd) (unless in
+//   recovery) and cwnd halves once per RTO of idle time, not below min(initial window,
+//   cwnd) (Linux tcp_cwnd_restart); the algorithm is not told (no CA_EVENT_CWND_RESTART).
 // - The RTO timer is re-armed lazily: the deadline moves on every ACK; the event
 //   fires early at most once per RTO and reschedules itself.
 // - Services for the algorithm (cc::SenderControl): one algorithm timer; pacing, which
@@ -46,6 +66,8 @@
 #include "fastsim/core/simulator.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/route.hpp"
+#include "fastsim/tcp/prr.hpp"
+#include "fastsim/tcp/rack.hpp"
 #include "fastsim/tcp/rtt_estimator.hpp"
 #include "fastsim/tcp/tcp_config.hpp"
 
@@ -59,6 +81,8 @@ struct SenderCounters {
   uint64_t acks_received = 0;
   uint64_t segments_acked = 0;    ///< cumulatively acknowledged segments
   uint64_t local_congestion = 0;  ///< CWR entries because the first hop was full (local_congestion)
+  uint64_t loss_probes = 0;       ///< tail loss probes sent (rack)
+  uint64_t idle_restarts = 0;     ///< window restarts after idle (slow_start_after_idle)
 };
 
 /// Time integral of the window, for mean-window measurements.
@@ -84,7 +108,9 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   /// Stops sending new data (flow stop); outstanding data is still recovered.
   void stop_new_data() { stopped_ = true; }
   /// The application pauses (on/off traffic): no new data until resume(); outstanding
-  /// data is still recovered. No cwnd restart after the idle period (choice: see docs).
+  /// data is still recovered. With `slow_start_after_idle` the window restarts on resume
+  /// when the pause left the sender idle longer than the RTO; without it, it resumes with
+  /// its full window.
   void pause() { paused_ = true; }
   void resume() {
     paused_ = false;
@@ -121,10 +147,18 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   void set_local_congestion_queue(net::Link* nic) { nic_ = nic; }
 
  private:
-  enum SegFlag : uint8_t { kSacked = 1, kLost = 2, kRetrans = 4 };
+  static constexpr uint64_t kNone = UINT64_MAX;
+  // kEverRetrans: resent at least once (RACK's RTT-sample ambiguity, RFC 8985 6.2 step 2).
+  enum SegFlag : uint8_t { kSacked = 1, kLost = 2, kRetrans = 4, kEverRetrans = 8 };
 
   uint8_t& seg(uint64_t seq) { return segs_[seq & seg_mask_]; }
-  void ensure_ring_capacity(uint64_t outstanding);
+  void ensure_ring_capacity(uint64_t outstanding) {
+    if (outstanding >= segs_.size())
+      grow_ring(outstanding);
+  }
+  void grow_ring(uint64_t outstanding);
+  /// The switches' work on every transmission (only when one of them is on).
+  void on_transmit_extras(uint64_t seq, bool retransmission);
   [[nodiscard]] cc::FlowView view() const;
   void try_send();
   bool has_new_data() const;
@@ -133,7 +167,9 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   void transmit(uint64_t seq, bool retransmission);
   void on_cumulative_ack(uint64_t ack, net::Packet* p);
   void on_duplicate_ack();
+  template <bool kRack>
   void process_sack_blocks(const net::Packet* p);
+  template <bool kRack>
   void mark_sacked(uint64_t seq);
   void mark_lost(uint64_t seq);
   void advance_loss_marks();
@@ -141,6 +177,15 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   void on_rto_timer();
   void on_cc_timer();
   void on_pace_timer() { try_send(); }
+  void maybe_enter_recovery();
+  void rack_detect_loss();
+  void rack_mark_lost(uint64_t seq);
+  void on_reo_timer();
+  void schedule_tlp();
+  void on_tlp_timer();
+  bool send_loss_probe();
+  void tlp_on_ack(bool ack_echoes_retransmission);
+  void restart_after_idle();
   void arm_rto();
   void account_window();
   /// Local congestion: true if the first hop is full now (then CWR once per window and a
@@ -187,6 +232,20 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   uint64_t mark_ptr_ = 0;       // segments below it have been examined for loss
   uint64_t sacked_beyond_ = 0;  // SACKed segments at or above mark_ptr_
   uint64_t retx_ptr_ = 0;       // retransmission scan position (<= mark_ptr_)
+
+  std::unique_ptr<Rack> rack_;  // only with cfg.rack and cfg.sack
+  MemberEvent<TcpSender, &TcpSender::on_reo_timer> reo_event_{this};
+  MemberEvent<TcpSender, &TcpSender::on_tlp_timer> tlp_event_{this};
+  Time tlp_deadline_ = Time::never();
+  uint64_t tlp_end_ = UINT64_MAX;  // snd_nxt after the outstanding probe (TLP.end_seq)
+  bool tlp_retrans_ = false;       // the outstanding probe was a retransmission
+  bool probing_ = false;
+  Time ack_echo_ = Time::never();  // the echo of the ACK being processed (rack)
+  Prr prr_;
+  Time last_send_ = Time::never();  // slow_start_after_idle only
+  Time reduced_at_ = Time::zero();  // the current recovery's last window reduction
+  bool resend_now_ = false;         // a reduction for a lost retransmission: resend at once
+  const bool extras_;               // rack, prr or slow_start_after_idle is on
 
   Time completion_time_ = Time::never();
   std::function<void()> on_complete_;

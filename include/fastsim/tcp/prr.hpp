@@ -1,0 +1,45 @@
+// Proportional Rate Reduction (RFC 6937) for fast recovery: how many segments may leave
+// on each ACK so that, by the end of recovery, the window has come down to ssthresh
+// smoothly instead of in one step. The sender sets cwnd = pipe + sndcnt on each ACK that
+// delivers data (as Linux's tcp_cwnd_reduction does), so the ordinary "pipe < cwnd" rule
+// sends exactly sndcnt segments.
+// - RecoverFS = snd.nxt - snd.una when recovery starts (RFC 6937's FlightSize).
+// - pipe > ssthresh: sndcnt = ceil(prr_delivered * ssthresh / RecoverFS) - prr_out.
+// - otherwise PRR-SSRB (slow-start reduction bound, Linux's choice):
+//   sndcnt = min(ssthresh - pipe, max(prr_delivered - prr_out, DeliveredData) + 1).
+// - sndcnt is never negative; the first retransmission of a recovery is counted in prr_out.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace fastsim::tcp {
+
+struct Prr {
+  double recover_fs = 1;
+  double delivered = 0;  ///< prr_delivered
+  double out = 0;        ///< prr_out
+
+  void start(uint64_t flight) {
+    recover_fs = static_cast<double>(std::max<uint64_t>(flight, 1));
+    delivered = 0;
+    out = 0;
+  }
+  /// Segments that may be sent after an ACK that delivered `delivered_data` segments,
+  /// with `pipe` in flight and the recovery's `ssthresh`.
+  [[nodiscard]] double on_ack(uint64_t delivered_data, double pipe, double ssthresh) {
+    const auto d = static_cast<double>(delivered_data);
+    delivered += d;
+    double sndcnt = 0;
+    if (pipe > ssthresh) {
+      sndcnt = std::ceil(delivered * ssthresh / recover_fs - 1e-9) - out;
+    } else {
+      const double limit = std::max(delivered - out, d) + 1;
+      sndcnt = std::min(ssthresh - pipe, limit);
+    }
+    return std::max(sndcnt, 0.0);
+  }
+};
+
+}  // namespace fastsim::tcp

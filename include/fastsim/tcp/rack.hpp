@@ -1,0 +1,101 @@
+// RACK loss detection (RFC 8985 section 6) for one TCP sender: a segment is lost once a
+// segment sent after it has been delivered and more than RACK.rtt + reo_wnd has passed
+// since it was sent. Because the test is on transmit times, it also finds a lost
+// retransmission (a retransmission older than a later-delivered segment) without an RTO.
+// - Per-segment transmit times live in a ring parallel to the sender's flag ring (same
+//   size and index); every transmission is also appended to a queue in transmit order
+//   (Linux's tsorted_sent_queue). Loss detection walks the queue from its oldest entry and
+//   stops at the first segment not sent before RACK.xmit_ts, dropping entries that are
+//   stale (delivered, already marked lost, or sent again since): O(1) amortized per ACK,
+//   and no allocation once the ring and queue have grown to the window.
+// - reo_wnd (RFC 8985 6.2 step 4): 0 while no reordering has been seen and the sender is
+//   in recovery or has dupack_threshold segments SACKed; otherwise min_RTT / 4, capped at
+//   SRTT. The DSACK-driven growth of reo_wnd is not modelled (the receiver sends no DSACK),
+//   so the multiplier stays 1. min_RTT is the minimum over the connection (no window).
+// - The reordering timer is armed for the oldest segment that is not yet lost (RFC 8985
+//   arms it for the latest; firing for the oldest first and re-arming marks every segment
+//   at the same instant as the RFC's single timer would or earlier).
+#pragma once
+
+#include <boost/circular_buffer.hpp>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "fastsim/core/time.hpp"
+
+namespace fastsim::tcp {
+
+class Rack {
+ public:
+  explicit Rack(size_t ring_size) : xmit_(ring_size), mask_(ring_size - 1), queue_(ring_size) {}
+
+  /// The flag ring grew to `n` (a power of two): move the live times [una, nxt) along.
+  void resize_ring(size_t n, uint64_t una, uint64_t nxt);
+  /// Segment `seq` leaves now (new data or a retransmission).
+  void on_transmit(uint64_t seq, Time now);
+  [[nodiscard]] Time xmit_ts(uint64_t seq) const { return xmit_[seq & mask_]; }
+
+  /// RFC 8985 6.2 steps 1-3 for one newly delivered (cumulatively ACKed or SACKed)
+  /// segment; `retransmitted`: it was ever resent, `echo`: the ACK's echoed send time.
+  void on_delivered(uint64_t seq, bool retransmitted, Time echo, Time now);
+  /// Whether on_delivered moved RACK forward since the last detect_loss.
+  [[nodiscard]] bool advanced() const { return advanced_; }
+
+  /// RFC 8985 6.2 steps 4-5. `live(seq)` says whether a segment is still outstanding
+  /// and neither SACKed nor already marked lost; `lose(seq)` marks it lost. Returns the
+  /// time until the oldest unexpired segment sent before RACK.xmit_ts becomes lost
+  /// (the reordering timer), or nullopt.
+  template <class Live, class Lose>
+  std::optional<Duration> detect_loss(Time now, bool reo_wnd_zero, std::optional<Duration> srtt, Live live, Lose lose) {
+    advanced_ = false;
+    if (!have_xmit_)
+      return std::nullopt;
+    const Duration reo = reo_wnd(reo_wnd_zero, srtt);
+    while (!queue_.empty()) {
+      const Entry e = queue_.front();
+      if (xmit_ts(e.seq) != e.at || !live(e.seq)) {
+        queue_.pop_front();  // stale
+        continue;
+      }
+      if (!sent_after(rack_xmit_, rack_end_, e.at, e.seq))
+        return std::nullopt;
+      const Duration remaining = (e.at + rack_rtt_ + reo) - now;
+      if (remaining > Duration::zero())
+        return remaining;
+      queue_.pop_front();
+      lose(e.seq);
+    }
+    return std::nullopt;
+  }
+  /// After a retransmission timeout every outstanding un-SACKed segment is lost: the
+  /// queue restarts with the retransmissions.
+  void clear_queue() { queue_.clear(); }
+  [[nodiscard]] bool reordering_seen() const { return reordering_seen_; }
+  [[nodiscard]] std::optional<Duration> min_rtt() const { return min_rtt_; }
+
+ private:
+  struct Entry {
+    uint64_t seq;
+    Time at;
+  };
+  /// RFC 8985 RACK_sent_after: segment 1 was sent after segment 2.
+  static bool sent_after(Time t1, uint64_t seq1, Time t2, uint64_t seq2) {
+    return t1 > t2 || (t1 == t2 && seq1 > seq2);
+  }
+  [[nodiscard]] Duration reo_wnd(bool zero_unless_reordering, std::optional<Duration> srtt) const;
+
+  std::vector<Time> xmit_;
+  uint64_t mask_;
+  boost::circular_buffer<Entry> queue_;
+  bool have_xmit_ = false;
+  bool advanced_ = false;
+  bool reordering_seen_ = false;
+  Time rack_xmit_;         // RACK.xmit_ts
+  uint64_t rack_end_ = 0;  // RACK.end_seq (the segment's sequence number here)
+  Duration rack_rtt_;      // RACK.rtt
+  uint64_t fack_ = 0;      // RACK.fack: one past the highest delivered segment
+  std::optional<Duration> min_rtt_;
+};
+
+}  // namespace fastsim::tcp

@@ -1,0 +1,162 @@
+// TcpSender's optional Linux-like loss recovery (tcp_sender.hpp for the model): the
+// per-transmission bookkeeping of the switches, RACK's loss marking and reordering timer
+// (rack.hpp), Tail Loss Probe (RFC 8985 section 7) and the restart after idle (RFC 2861
+// as Linux's tcp_cwnd_restart). PRR's arithmetic is in prr.hpp.
+#include <algorithm>
+
+#include "fastsim/tcp/tcp_sender.hpp"
+
+namespace fastsim::tcp {
+
+namespace {
+constexpr Duration kTlpDelayedAckAllowance = Duration::milliseconds(200);  // RFC 8985 WCDelAckT
+}  // namespace
+
+void TcpSender::on_transmit_extras(uint64_t seq, bool retransmission) {
+  if (cfg_.prr && state_ == cc::CaState::kRecovery)
+    prr_.out += 1;
+  if (cfg_.slow_start_after_idle)
+    last_send_ = sim_.now();
+  if (rack_) {
+    rack_->on_transmit(seq, sim_.now());
+    if (!retransmission && !probing_)
+      schedule_tlp();
+    else if (retransmission && seq == snd_una_)
+      arm_rto();  // Linux tcp_xmit_retransmit_queue: resending the head restarts the RTO
+  }
+}
+
+void TcpSender::rack_detect_loss() {
+  // RFC 8985 6.2 step 4: no reordering window in recovery or once dupack_threshold
+  // segments are SACKed, unless reordering has been seen.
+  const bool reo_zero = state_ != cc::CaState::kOpen || sacked_out_ >= cfg_.dupack_threshold;
+  auto live = [this](uint64_t s) {
+    if (s < snd_una_ || s >= snd_nxt_)
+      return false;
+    const uint8_t f = seg(s);
+    return (f & kSacked) == 0 && ((f & kLost) == 0 || (f & kRetrans) != 0);
+  };
+  auto lose = [this](uint64_t s) { rack_mark_lost(s); };
+  const std::optional<Duration> wait = rack_->detect_loss(sim_.now(), reo_zero, rtt_.view().srtt, live, lose);
+  if (resend_now_) {  // as at the start of a recovery (RFC 6675 4.3), the first one leaves at once
+    resend_now_ = false;
+    if (const uint64_t first = next_retransmission(); first != kNone)
+      transmit(first, true);
+  }
+  if (wait) {
+    const Time at = sim_.now() + *wait;
+    if (!reo_event_.scheduled() || reo_event_.time() != at) {
+      if (reo_event_.scheduled())
+        sim_.cancel(reo_event_);
+      sim_.schedule_at(reo_event_, at);
+    }
+  }
+}
+
+void TcpSender::rack_mark_lost(uint64_t seq) {
+  uint8_t& f = seg(seq);
+  if ((f & kRetrans) != 0) {  // a lost retransmission (or loss probe): resend it again
+    f = static_cast<uint8_t>(f & ~kRetrans);
+    --retrans_out_;
+    // RFC 5681 4.3 / RFC 8985 9.3: the loss of a retransmission lowers the window again.
+    // Without PRR nothing else bounds a recovery's sending, so each retransmission lost
+    // after the last reduction brings a new one (at most one per round trip); with PRR,
+    // as Linux, the recovery keeps its single reduction.
+    if (!cfg_.prr && state_ == cc::CaState::kRecovery && rack_->xmit_ts(seq) >= reduced_at_) {
+      const cc::LossResponse r = cc_->on_loss(view(), w_);
+      w_.ssthresh_pkts = r.ssthresh_pkts;
+      w_.cwnd_pkts = std::max(r.cwnd_pkts, 1.0);
+      reduced_at_ = sim_.now();
+      resend_now_ = true;
+    }
+  }
+  if ((f & kLost) != 0) {
+    retx_ptr_ = std::min(retx_ptr_, seq);
+  } else {
+    mark_lost(seq);
+  }
+}
+
+void TcpSender::on_reo_timer() {
+  account_window();
+  rack_detect_loss();
+  const bool was_open = state_ == cc::CaState::kOpen;
+  maybe_enter_recovery();
+  if (cfg_.prr && was_open && state_ == cc::CaState::kRecovery)
+    w_.cwnd_pkts = std::max(pipe(), 1.0);  // no ACK delivered data: only the first retransmission
+  try_send();
+}
+
+void TcpSender::schedule_tlp() {
+  // RFC 8985 7.2: armed while Open with data outstanding, nothing SACKed and no probe out.
+  if (state_ != cc::CaState::kOpen || sacked_out_ > 0 || snd_nxt_ == snd_una_ || tlp_end_ != kNone) {
+    tlp_deadline_ = Time::never();
+    return;
+  }
+  const std::optional<Duration> srtt = rtt_.view().srtt;
+  Duration pto = srtt ? *srtt * 2 : cfg_.initial_rto;
+  if (srtt && snd_nxt_ - snd_una_ == 1)
+    pto += kTlpDelayedAckAllowance;
+  tlp_deadline_ = std::min(sim_.now() + pto, rto_deadline_);
+  if (!tlp_event_.scheduled() || tlp_event_.time() > tlp_deadline_)
+    sim_.schedule_at(tlp_event_, tlp_deadline_);
+}
+
+void TcpSender::on_tlp_timer() {
+  if (tlp_deadline_ == Time::never())
+    return;
+  if (sim_.now() < tlp_deadline_) {
+    sim_.schedule_at(tlp_event_, tlp_deadline_);
+    return;
+  }
+  send_loss_probe();
+}
+
+bool TcpSender::send_loss_probe() {
+  tlp_deadline_ = Time::never();
+  if (state_ != cc::CaState::kOpen || sacked_out_ > 0 || snd_nxt_ == snd_una_ || tlp_end_ != kNone)
+    return false;
+  account_window();
+  ++counters_.loss_probes;
+  probing_ = true;
+  const bool new_data = has_new_data();
+  if (new_data) {
+    transmit(snd_nxt_, false);
+  } else {
+    transmit(snd_nxt_ - 1, true);
+  }
+  probing_ = false;
+  tlp_end_ = snd_nxt_;
+  tlp_retrans_ = !new_data;
+  arm_rto();  // RFC 8985 7.3: the RTO, not another probe, follows
+  return true;
+}
+
+void TcpSender::tlp_on_ack(bool ack_echoes_retransmission) {
+  if (tlp_end_ == kNone || snd_una_ < tlp_end_)
+    return;
+  tlp_end_ = kNone;
+  // RFC 8985 7.4: a retransmitted probe repaired a loss if it, not the original, was
+  // delivered (no DSACK here: the ACK passing TLP.end_seq echoes the retransmission).
+  if (tlp_retrans_ && ack_echoes_retransmission && state_ == cc::CaState::kOpen) {
+    const cc::LossResponse r = cc_->on_loss(view(), w_);
+    w_.ssthresh_pkts = r.ssthresh_pkts;
+    w_.cwnd_pkts = std::max(std::min(w_.cwnd_pkts, r.ssthresh_pkts), 1.0);
+  }
+}
+
+void TcpSender::restart_after_idle() {
+  // Linux tcp_cwnd_restart (RFC 2861): called with nothing outstanding, idle > RTO.
+  account_window();
+  ++counters_.idle_restarts;
+  if (state_ == cc::CaState::kOpen)  // tcp_current_ssthresh
+    w_.ssthresh_pkts = std::max(w_.ssthresh_pkts, 0.75 * w_.cwnd_pkts);
+  const double restart = std::min(cfg_.initial_window, w_.cwnd_pkts);
+  const Duration rto = rtt_.rto();
+  double cwnd = w_.cwnd_pkts;
+  for (Duration idle = sim_.now() - last_send_; (idle -= rto) > Duration::zero() && cwnd > restart;)
+    cwnd /= 2;
+  w_.cwnd_pkts = std::max(cwnd, restart);
+}
+
+}  // namespace fastsim::tcp

@@ -1,0 +1,318 @@
+// The sender's Linux-like loss recovery switches, each scripted with the sender harness
+// (tests/support/sender_harness.hpp) against its specification:
+// - `rack`: RACK (RFC 8985 section 6) finds a lost retransmission from the delivery of a
+//   segment sent after it, and Tail Loss Probe (section 7) turns a tail loss into a fast
+//   recovery; without the switch both cost a retransmission timeout.
+// - `prr`: the segments sent on each ACK of a fast recovery are RFC 6937's sndcnt.
+// - `slow_start_after_idle`: RFC 2861 as Linux's tcp_cwnd_restart does it.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "../support/sender_harness.hpp"
+
+using namespace fastsim;
+using fastsim::testing::SenderHarness;
+using Seqs = std::vector<uint64_t>;
+
+namespace {
+
+Time ms(int64_t v) {
+  return Time::at(Duration::milliseconds(v));
+}
+
+tcp::TcpConfig config(bool rack, bool prr = false) {
+  tcp::TcpConfig cfg;
+  cfg.sack = true;
+  cfg.rack = rack;
+  cfg.prr = prr;
+  cfg.initial_window = 10;
+  return cfg;
+}
+
+}  // namespace
+
+TEST_CASE("RACK: a lost retransmission is resent when a later-sent segment is SACKed, without a timeout",
+          "[tcp][sender][rack]") {
+  for (const bool rack : {false, true}) {
+    CAPTURE(rack);
+    SenderHarness h(config(rack));
+    h.start();  // 0..9 at t = 0; segment 0 is lost
+    h.run_until(ms(100));
+    for (uint64_t k = 2; k <= 4; ++k)  // 1, 2, 3 arrive: three SACKed segments above the hole
+      h.ack(0, {{1, k}});
+    CHECK(h.state() == cc::CaState::kRecovery);
+    CHECK(h.retransmitted() == Seqs{0});
+    h.run_until(ms(101));
+    for (uint64_t k = 5; k <= 10; ++k)  // 4..9 arrive: the pipe falls, new data leaves after the retransmission
+      h.ack(0, {{1, k}});
+    const size_t before = h.sent().size();
+    CHECK(h.seqs(11) == Seqs{10, 11, 12, 13});
+    CHECK(h.sent()[11].at == ms(101));
+
+    // The retransmission of 0 (sent at 100 ms) is lost; 10 (sent at 101 ms) arrives.
+    h.run_until(ms(201));
+    h.ack(0, {{1, 11}});
+    if (rack) {
+      // RACK.xmit_ts = 101 ms > 100 ms: the retransmission is lost (reo_wnd = 0 in recovery).
+      CHECK(h.retransmitted(before) == Seqs{0});
+      CHECK(h.sent().back().at == ms(201));
+      // Without PRR the lost retransmission lowers the window a second time (RFC 5681 4.3).
+      CHECK(h.calls().loss == 2);
+      CHECK(h.ssthresh() == 2.5);
+      h.run_until(ms(301));
+      h.ack(14, {}, true);  // the second retransmission fills the hole
+      CHECK(h.state() == cc::CaState::kOpen);
+      CHECK(h.sender().counters().timeouts == 0);
+      CHECK(h.calls().timeout == 0);
+    } else {
+      // RFC 6675 alone has nothing to mark: the retransmission waits for the RTO (1 s
+      // from the first send: no cumulative ACK, so no RTT sample).
+      CHECK(h.retransmitted(before).empty());
+      h.run_until(ms(999));
+      CHECK(h.sender().counters().timeouts == 0);
+      h.run_until(ms(1000));
+      CHECK(h.sender().counters().timeouts == 1);
+    }
+  }
+}
+
+TEST_CASE("RACK: a tail loss is repaired through a loss probe and fast recovery, without a timeout",
+          "[tcp][sender][rack][tlp]") {
+  for (const bool rack : {false, true}) {
+    CAPTURE(rack);
+    SenderHarness h(config(rack), "reno", 10);  // a 10-segment flow: no new data to probe with
+    h.start();
+    h.run_until(ms(100));
+    h.ack(7);  // 7, 8 and 9 are lost; SRTT = 100 ms
+    const Duration rto = h.rto();
+    REQUIRE(rto == Duration::milliseconds(300));
+    if (!rack) {
+      h.run_until(ms(399));
+      CHECK(h.sender().counters().timeouts == 0);
+      h.run_until(ms(400));  // the RTO, 300 ms after the ACK
+      CHECK(h.sender().counters().timeouts == 1);
+      continue;
+    }
+    // PTO = 2 SRTT (three segments out: no delayed-ACK allowance) after the ACK.
+    h.run_until(ms(299));
+    CHECK(h.sent().size() == 10);
+    h.run_until(ms(300));
+    REQUIRE(h.sent().size() == 11);
+    CHECK(h.sent().back().seq == 9);  // no new data: the last segment is the probe
+    CHECK(h.sent().back().retransmission);
+    CHECK(h.sender().counters().loss_probes == 1);
+    // The probe's ACK SACKs 9: 7 and 8, sent long before it, are lost; recovery resends them.
+    h.run_until(ms(400));
+    h.ack(7, {{9, 10}}, true, ms(300));
+    CHECK(h.state() == cc::CaState::kRecovery);
+    CHECK(h.retransmitted() == Seqs{9, 7, 8});
+    h.run_until(ms(500));
+    h.ack(10, {}, true);
+    CHECK(h.sender().complete());
+    CHECK(h.sender().counters().timeouts == 0);
+    CHECK(h.sender().counters().loss_probes == 1);
+  }
+}
+
+TEST_CASE("RACK: the probe is new data when there is some; one segment out adds the delayed-ACK allowance",
+          "[tcp][sender][rack][tlp]") {
+  {
+    SenderHarness h(config(true));
+    h.start();
+    h.run_until(ms(100));
+    h.ack(7);  // cwnd 12 (Reno's slow start counts at most 2 per ACK): 10..18 leave and are lost
+    REQUIRE(h.snd_nxt() == 19);
+    h.run_until(ms(299));  // PTO = 2 SRTT after the last new segment
+    CHECK(h.sent().size() == 19);
+    h.run_until(ms(300));
+    REQUIRE(h.sent().size() == 20);
+    CHECK(h.sent().back().seq == 19);
+    CHECK_FALSE(h.sent().back().retransmission);
+  }
+  for (const uint64_t total : {11, 12}) {  // after the first ACK, one or two segments are out
+    CAPTURE(total);
+    tcp::TcpConfig cfg = config(true);
+    cfg.min_rto = Duration::seconds_int(1);  // RTO 1.1 s: the PTO is not cut to the RTO
+    SenderHarness h(cfg, "reno", total);
+    h.start();
+    h.run_until(ms(100));
+    h.ack(10);  // SRTT 100 ms
+    REQUIRE(h.snd_nxt() == total);
+    const int64_t pto_ms = total == 11 ? 400 : 200;  // 2 SRTT (+ 200 ms with one segment out)
+    h.run_until(ms(100 + pto_ms - 1));
+    CHECK(h.sent().size() == total);
+    h.run_until(ms(100 + pto_ms));
+    REQUIRE(h.sent().size() == total + 1);
+    CHECK(h.sent().back().seq == total - 1);
+    CHECK(h.sent().back().retransmission);
+  }
+}
+
+TEST_CASE("PRR: the sends on each ACK of a fast recovery are RFC 6937's sndcnt", "[tcp][sender][prr]") {
+  tcp::TcpConfig cfg = config(false, true);
+  cfg.initial_window = 20;
+  SenderHarness h(cfg);
+  h.start();  // 0..19; segment 0 is lost
+  h.run_until(ms(100));
+  h.ack(0, {{1, 2}});
+  h.ack(0, {{1, 3}});
+  CHECK(h.sent().size() == 20);  // no limited transmit
+
+  // RFC 6937 with RecoverFS = 20 (snd.nxt - snd.una at the start), ssthresh from Reno,
+  // pipe as RFC 6675 counts it: every segment but 0 is SACKed as it arrives, so
+  // pipe = snd.nxt - SACKed (0 is lost and retransmitted).
+  double ssthresh = 0;
+  double prr_delivered = 0;
+  double prr_out = 0;
+  uint64_t snd_nxt = 20;
+  uint64_t sacked = 2;
+  std::vector<int> expected;
+  std::vector<int> actual;
+  bool ssrb_seen = false;
+  bool proportional_seen = false;
+  // Each ACK SACKs the next segment: 3..19 first, then the new segments as they arrive.
+  for (uint64_t k = 3; k < 40; ++k) {
+    const size_t before = h.sent().size();
+    h.run_until(ms(100 + static_cast<int64_t>(k)));
+    h.ack(0, {{1, k + 1}});
+    if (k == 3) {
+      REQUIRE(h.state() == cc::CaState::kRecovery);
+      ssthresh = h.ssthresh();
+      REQUIRE(ssthresh == 10);
+    }
+    ++sacked;
+    prr_delivered += 1;  // DeliveredData: one newly SACKed segment
+    const double pipe = static_cast<double>(snd_nxt - sacked);
+    double sndcnt = 0;
+    if (pipe > ssthresh) {
+      proportional_seen = true;
+      sndcnt = std::ceil(prr_delivered * ssthresh / 20.0) - prr_out;
+    } else {
+      ssrb_seen = true;
+      sndcnt = std::min(ssthresh - pipe, std::max(prr_delivered - prr_out, 1.0) + 1);
+    }
+    sndcnt = std::max(sndcnt, 0.0);
+    const auto sent_now = static_cast<int>(h.sent().size() - before);
+    expected.push_back(static_cast<int>(sndcnt));
+    actual.push_back(sent_now);
+    prr_out += sent_now;
+    snd_nxt = h.snd_nxt();
+    if (k + 1 >= snd_nxt)
+      break;
+  }
+  CHECK(proportional_seen);
+  CHECK(ssrb_seen);
+  CHECK(actual == expected);
+  // In the proportional phase about ssthresh / RecoverFS = 1/2 segment leaves per ACK.
+  CHECK(std::vector<int>(actual.begin(), actual.begin() + 6) == std::vector<int>{1, 0, 1, 0, 1, 0});
+
+  // The retransmission fills the hole: recovery ends with cwnd = ssthresh.
+  h.run_until(ms(300));
+  h.ack(h.snd_nxt(), {}, true);
+  CHECK(h.state() == cc::CaState::kOpen);
+  CHECK(h.cwnd() == ssthresh);
+}
+
+TEST_CASE("PRR off: recovery sends what cwnd = ssthresh allows (control)", "[tcp][sender][prr]") {
+  tcp::TcpConfig cfg = config(false, false);
+  cfg.initial_window = 20;
+  SenderHarness h(cfg);
+  h.start();
+  h.run_until(ms(100));
+  for (uint64_t k = 2; k <= 4; ++k)
+    h.ack(0, {{1, k}});
+  CHECK(h.retransmitted() == Seqs{0});
+  // pipe = 20 - 3 = 17 > cwnd = 10: nothing more until the pipe falls below 10.
+  for (uint64_t k = 5; k <= 11; ++k)
+    h.ack(0, {{1, k}});
+  CHECK(h.sent().size() == 21);
+  h.ack(0, {{1, 12}});  // pipe 9: one new segment
+  CHECK(h.sent().size() == 22);
+}
+
+TEST_CASE("Slow start restarts after an idle period longer than the RTO, not after a shorter one",
+          "[tcp][sender][idle]") {
+  // Slow start (ACKs at 100 and 200 ms, the last send at 200 ms), pause, the rest of the
+  // window is ACKed at 300 ms (cwnd 41: the window grows only while cwnd-limited), then
+  // resume `idle_rtos` RTOs after the last send.
+  struct Case {
+    bool on;
+    double idle_rtos;
+    double cwnd;
+    double ssthresh;
+  };
+  const double inf = cc::kInfiniteSsthresh;
+  // Linux tcp_cwnd_restart: ssthresh = max(ssthresh, 3/4 cwnd) (30.75 with ssthresh 2, still
+  // infinite in the initial slow start); cwnd halves for every RTO beyond the first, not
+  // below min(IW, cwnd) = 10.
+  for (const Case c : {Case{true, 0.5, 41, inf}, Case{true, 1.5, 20.5, inf}, Case{true, 2.5, 10.25, inf},
+                       Case{true, 10, 10, inf}, Case{false, 10, 41, inf}}) {
+    CAPTURE(c.on, c.idle_rtos, c.ssthresh);
+    tcp::TcpConfig cfg;
+    cfg.slow_start_after_idle = c.on;
+    SenderHarness h(cfg);
+    h.start();
+    auto ack_each = [&h](uint64_t to) {
+      for (uint64_t a = h.snd_una() + 1; a <= to; ++a)
+        h.ack(a);
+    };
+    h.run_until(ms(100));
+    ack_each(10);
+    h.run_until(ms(200));
+    ack_each(30);
+    h.sender().pause();
+    h.run_until(ms(300));
+    ack_each(70);
+    REQUIRE(h.cwnd() == 41);
+    REQUIRE(h.snd_nxt() == 70);
+    const Duration rto = h.rto();
+    REQUIRE(rto == Duration::milliseconds(300));
+    h.run_until(ms(200) + Duration::seconds(c.idle_rtos * rto.to_seconds()));
+    h.sender().resume();
+    CHECK(h.cwnd() == c.cwnd);
+    CHECK(h.ssthresh() == c.ssthresh);
+    CHECK(h.sent().size() == 70 + static_cast<size_t>(std::floor(c.cwnd)));
+    CHECK(h.sender().counters().idle_restarts == (c.on && c.idle_rtos > 1 ? 1U : 0U));
+  }
+}
+
+TEST_CASE("Slow start after idle: a finite ssthresh rises to 3/4 of the window before the restart",
+          "[tcp][sender][idle]") {
+  tcp::TcpConfig cfg;
+  cfg.slow_start_after_idle = true;
+  cfg.initial_ssthresh = 2;  // congestion avoidance from the start: cwnd grows 1/cwnd per ACK
+  cfg.initial_window = 20;
+  SenderHarness h(cfg);
+  h.start();
+  h.run_until(ms(100));
+  h.sender().pause();
+  for (uint64_t a = 1; a <= 20; ++a)
+    h.ack(a);
+  const double w0 = h.cwnd();
+  REQUIRE(w0 > 20);
+  REQUIRE(w0 < 21);
+  const Duration rto = h.rto();
+  h.run_until(Time::zero() + rto * 3);  // idle 3 RTO since the last send at 0
+  h.sender().resume();
+  CHECK(h.ssthresh() == 0.75 * w0);  // max(2, 3/4 cwnd)
+  CHECK(h.cwnd() == 20);             // one halving reaches min(IW, cwnd) = 20, the floor
+  CHECK(h.sent().size() == 40);
+}
+
+TEST_CASE("RACK without SACK is ignored, as in Linux: no probe, the tail loss costs the RTO", "[tcp][sender][rack]") {
+  tcp::TcpConfig cfg = config(true);
+  cfg.sack = false;
+  SenderHarness h(cfg, "reno", 10);
+  h.start();
+  h.run_until(ms(100));
+  h.ack(7);
+  h.run_until(ms(399));
+  CHECK(h.sent().size() == 10);  // no probe at 2 SRTT = 300 ms
+  CHECK(h.sender().counters().loss_probes == 0);
+  h.run_until(ms(400));
+  CHECK(h.sender().counters().timeouts == 1);
+}
