@@ -41,7 +41,9 @@ std::vector<ParamSpec> Fast::param_specs() {
       choice_param("base_rtt_correction", {"none", "rodriguez", "rate_reduction"},
                    "persistent-congestion remedy: Rodriguez-Perez 2010 or Cui et al. 2006"),
       {"theta", -0.5, -4, 0.99, "fraction", "rodriguez: perturbation w = (1 - theta) w* (negative: an increase)"},
-      {"t_eps", 0, 0, 100, "s", "rodriguez: probe time (paced at (1 - theta) w*/avgRTT); 0 = one avgRTT"},
+      {"t_eps", 0, 0, 100, "s",
+       "rodriguez: probe time (paced at (1 - theta) w*/avgRTT), at most the shortest RTT of the flows sharing the "
+       "bottleneck; 0 = one avgRTT"},
       {"stable_updates", 4, 1, 10000, "updates", "both remedies: consecutive stable updates before acting"},
       {"stable_tolerance", 0.002, 1e-6, 0.5, "fraction",
        "both remedies: an update is stable if it moves w by less than this"},

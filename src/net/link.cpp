@@ -165,6 +165,12 @@ void Link::pop_head(const Slot& s) {
     admit_queue_bytes_ -= s.size;
     ++admit_;
   }
+  // The view skips slots that never waited lazily (advance_view); a waiting slot has
+  // started in the view before it leaves. Skip it now: once the head passes it, its ring
+  // position is reused, and the view would read a later packet there as this one (and
+  // start that one twice: the queue count went below zero on lightly loaded hops).
+  if (started_ == head_)
+    ++started_;
   ++head_;
 }
 

@@ -31,6 +31,9 @@
 //   estimate of n, which assumes it, is 40 % high), the flow probes: it holds
 //   w = (1 - theta) w* for t_eps (0 = its avgRTT r*) paced at (1 - theta) w* / r* (the
 //   rate eq. (22) assumes; an unpaced jump queues at the flow's own first hop), then w*.
+//   Eq. (22) needs the other flows' rates constant, which holds for t_eps up to the
+//   shortest RTT among them (their ACK clocks react after one RTT): r* on a dumbbell;
+//   on paths where others have shorter RTTs t_eps must be set (docs/algorithms.md).
 //   r_eps is the extreme RTT sample (largest for theta < 0) of the packets sent during
 //   the probe (send time = now - sample), taken over ACKs covering two or more packets
 //   when there are enough (a delayed-ACK timer inflates single-packet ACKs); the
