@@ -65,7 +65,12 @@ void Cubic::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
     const double w_est = w0_ + 3.0 * (1.0 - beta_) / (1.0 + beta_) * t / rtt;
     target = std::max(target, w_est);
   }
-  const double per_packet = target > cwnd ? std::min((target - cwnd) / cwnd, 0.5) : 0.01 / cwnd;
+  double per_packet = target > cwnd ? std::min((target - cwnd) / cwnd, 0.5) : 0.01 / cwnd;
+  // Linux bictcp_update: while no W_max is known (after a HyStart exit) the window grows
+  // at least 5 % per RTT ("if (last_max_cwnd == 0 && cnt > 20) cnt = 20"). Part of the
+  // Linux CUBIC that HyStart comes with; without HyStart fastsim's CUBIC is RFC 8312's.
+  if (use_hystart_ && w_last_max_ == 0)
+    per_packet = std::max(per_packet, 0.05);
   w.cwnd_pkts = cwnd + per_packet * acked;
 }
 
