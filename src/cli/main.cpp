@@ -190,16 +190,16 @@ int cmd_algorithms(const std::vector<std::string>& args) {
     for (const auto& a : fastsim::cc::algorithms()) {
       nlohmann::json params = nlohmann::json::array();
       for (const auto& p : a.params) {
+        const nlohmann::json by_stack = param_stack_defaults(a, p);
         params.push_back({{"name", p.name},
-                          {"default", p.default_value},
+                          {"default", by_stack[std::string(fastsim::tcp::stack_name(fastsim::tcp::kDefaultStack))]},
                           {"min", p.min},
                           {"max", p.max},
                           {"unit", p.unit},
                           {"help", p.help},
-                          {"stack_defaults", param_stack_defaults(a, p)}});
+                          {"stack_defaults", by_stack}});
         if (!p.choices.empty()) {
           params.back()["choices"] = p.choices;
-          params.back()["default"] = p.choices.front();
           params.back().erase("min");
           params.back().erase("max");
         }
@@ -214,14 +214,16 @@ int cmd_algorithms(const std::vector<std::string>& args) {
     if (a.params.empty())
       std::cout << "  (no parameters)\n";
     for (const auto& p : a.params) {
+      // "default" is the value under the default stack; other stacks' follow when they differ.
+      const nlohmann::json by_stack = param_stack_defaults(a, p);
+      const nlohmann::json& by_default = by_stack[std::string(fastsim::tcp::stack_name(fastsim::tcp::kDefaultStack))];
       if (!p.choices.empty()) {
-        std::cout << fmt::format("  {:<18} default {:<8} one of {:<13} {}\n", p.name, p.choices.front(),
+        std::cout << fmt::format("  {:<18} default {:<10} one of {:<13} {}\n", p.name, by_default.get<std::string>(),
                                  fmt::format("{}", fmt::join(p.choices, "|")), p.help);
       } else {
-        std::cout << fmt::format("  {:<18} default {:<8} range [{}, {}] {:<12} {}\n", p.name, p.default_value, p.min,
-                                 p.max, p.unit, p.help);
+        std::cout << fmt::format("  {:<18} default {:<10} range [{}, {}] {:<12} {}\n", p.name, by_default.get<double>(),
+                                 p.min, p.max, p.unit, p.help);
       }
-      const nlohmann::json by_stack = param_stack_defaults(a, p);
       if (by_stack["rfc"] != by_stack["linux"] || by_stack["rfc"] != by_stack["ns2"])
         std::cout << fmt::format("  {:<18} (stack defaults: rfc {}, linux {}, ns2 {})\n", "", by_stack["rfc"].dump(),
                                  by_stack["linux"].dump(), by_stack["ns2"].dump());

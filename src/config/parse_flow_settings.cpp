@@ -172,6 +172,11 @@ void check_tcp(Reader& r, const TcpSettings& s) {
     r.error("initial_rto", fmt::format("initial_rto ({}) must not exceed max_rto ({}){}",
                                        format_duration(cfg.initial_rto), format_duration(cfg.max_rto), from));
   }
+  // ns-2's RTO is at least two ticks: a tick past max_rto / 2 would exceed the cap.
+  if (cfg.rto_granularity.ps() > cfg.max_rto.ps() / 2) {
+    r.error("rto_granularity", fmt::format("rto_granularity ({}) must be at most half of max_rto ({}){}",
+                                           format_duration(cfg.rto_granularity), format_duration(cfg.max_rto), from));
+  }
 }
 
 json tcp_to_json(const TcpSettings& s) {

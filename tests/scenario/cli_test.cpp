@@ -314,6 +314,8 @@ TEST_CASE("malformed scenarios fail with the JSON path and never crash", "[cli][
       {"/sample_interval", "\"1ns\"", "/sample_interval: sample_interval 1ns gives more than 10^7 samples"},
       {"/flows/0/initial_rto", "\"200s\"",
        "/flows/0/initial_rto: initial_rto (200s) must not exceed max_rto (120s) (stack linux)"},
+      {"/flows/0/rto_granularity", "\"1000s\"",
+       "/flows/0/rto_granularity: rto_granularity (1000s) must be at most half of max_rto (120s) (stack linux)"},
       {"/flows/0/rtt", "\"0x10ms\"", "/flows/0/rtt: expected a duration"},
       {"/seed", "18446744073709551615", "/seed: expected an integer"},
       {"/topology/dumbbell/bottleneck/rate", "\"10mbps\"", "unknown unit \"mbps\""},
@@ -388,14 +390,24 @@ TEST_CASE("usage errors exit 2 and --help, --version, algorithms succeed", "[cli
   const auto aj = run_command(kBinary + " algorithms --json");
   REQUIRE(aj.exit_code == 0);
   const auto listing = nlohmann::json::parse(aj.output);
-  int vegas = 0;
+  int vegas = 0, cubic = 0;
   for (const auto& algo : listing) {
+    if (algo["name"] == "cubic") {  // "default" is the default (linux) stack's value
+      for (const auto& p : algo["params"]) {
+        if (p["name"] == "hystart") {
+          ++cubic;
+          CHECK(p["default"] == "linux");
+          CHECK(p["stack_defaults"]["rfc"] == "off");
+        }
+      }
+    }
     if (algo["name"] != "vegas")
       continue;
     ++vegas;
     CHECK(algo["params"][0]["stack_defaults"] == nlohmann::json({{"rfc", 2.0}, {"linux", 2.0}, {"ns2", 1.0}}));
   }
   CHECK(vegas == 1);
+  CHECK(cubic == 1);
   const auto bad_set =
       run_command(kBinary + " run " + kSource + "/configs/demo.json --out /tmp/x --set /nope/deeper=1");
   CHECK(bad_set.exit_code == 1);
