@@ -25,7 +25,7 @@ void Rack::on_delivered(uint64_t seq, bool retransmitted, Time echo, Time now) {
   const Duration rtt = now - sent;
   if (!retransmitted) {
     min_rtt_ = min_rtt_ ? std::min(*min_rtt_, rtt) : rtt;
-    if (seq + 1 < fack_)
+    if (seq + 1 < fack_before_ack_)
       reordering_seen_ = true;  // RFC 8985 6.2 step 3: delivered below RACK.fack, never resent
   } else if (echo < sent || (min_rtt_ && rtt < *min_rtt_)) {
     return;  // RFC 8985 6.2 step 2: the ACK is (likely) for an earlier copy

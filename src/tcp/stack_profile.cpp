@@ -36,7 +36,7 @@ const SettingRow kSettingRows[] = {
     {"min_rto_floor",       false,  false,   true,    "Linux tcp_set_rto: srtt + max(4 mdev, rto_min); ns-2 tcp.cc rtt_timeout (rfc2988_ true): max(minrto_, srtt + 4 rttvar)"},
     {"local_congestion",    false,  false,   false,   "off under every stack: Linux's tcp_transmit_skb keeps a segment the qdisc refuses and enters CWR, but fastsim cannot tell whether a scenario's first hop is the host's transmit queue or a network link, so the switch is the scenario's to set"},
     {"rack",                false,  true,    false,   "Linux net.ipv4.tcp_recovery = 1 (RACK-TLP, default since 4.18; lost retransmissions were marked since 2.6); ns-2's one-way agents detect loss by duplicate ACKs and the timer only"},
-    {"prr",                 false,  true,    false,   "Linux PRR in tcp_input.c (since 3.2, RFC 6937); ns-2's agents set the window at the start of recovery"},
+    {"prr",                 false,  true,    false,   "Linux PRR in tcp_input.c (since 3.2, RFC 6937; conservative bound unless safe since 4.2, RFC 9937); ns-2's agents set the window at the start of recovery"},
     {"slow_start_after_idle", false, true,   true,    "Linux net.ipv4.tcp_slow_start_after_idle = 1 (tcp_cwnd_restart: halve per idle RTO, down to IW); ns-2 Agent/TCP slow_start_restart_ true closes cwnd to windowInit_ when the timer fires with nothing outstanding (fastsim applies Linux's rule for both)"},
 };
 

@@ -117,11 +117,18 @@ bool TcpSender::has_new_data() const {
 uint64_t TcpSender::next_retransmission() {
   if (lost_out_ <= retrans_out_)
     return kNone;  // every lost segment is already resent
+  auto retransmittable = [](uint8_t f) { return (f & kLost) != 0 && (f & (kRetrans | kSacked)) == 0; };
+  while (!retx_below_.empty()) {  // the lowest segment that became lost behind the scan
+    const uint64_t s = retx_below_.front();
+    if (s >= snd_una_ && retransmittable(seg(s)))
+      return s;
+    std::pop_heap(retx_below_.begin(), retx_below_.end(), std::greater<>());
+    retx_below_.pop_back();
+  }
   retx_ptr_ = std::max(retx_ptr_, snd_una_);
   const uint64_t limit = rack_ ? snd_nxt_ : mark_ptr_;  // RACK marks anywhere below snd_nxt
   while (retx_ptr_ < limit) {
-    const uint8_t f = seg(retx_ptr_);
-    if ((f & kLost) != 0 && (f & (kRetrans | kSacked)) == 0)
+    if (retransmittable(seg(retx_ptr_)))
       return retx_ptr_;
     ++retx_ptr_;
   }
@@ -218,8 +225,11 @@ void TcpSender::receive(net::Packet* p) {
   account_window();
   const uint64_t prior_una = snd_una_;
   const uint64_t prior_sacked = sacked_out_;
-  if (rack_)
+  const uint64_t prior_loss_marks = loss_marks_;
+  if (rack_) {
     ack_echo_ = p->echo;
+    rack_->begin_ack();
+  }
   if (rack_)  // the RACK hook is compiled out of the path without it
     process_sack_blocks<true>(p);
   else if (cfg_.sack)
@@ -245,7 +255,8 @@ void TcpSender::receive(net::Packet* p) {
     const auto delivered = static_cast<int64_t>(snd_una_ - prior_una) + static_cast<int64_t>(sacked_out_) -
                            static_cast<int64_t>(prior_sacked);
     if (delivered > 0) {
-      const double sndcnt = prr_.on_ack(static_cast<uint64_t>(delivered), pipe(), w_.ssthresh_pkts);
+      const bool safe_ack = snd_una_ > prior_una && loss_marks_ == prior_loss_marks;  // RFC 9937
+      const double sndcnt = prr_.on_ack(static_cast<uint64_t>(delivered), pipe(), w_.ssthresh_pkts, safe_ack);
       w_.cwnd_pkts = std::max(pipe() + sndcnt, 1.0);
     }
   }
@@ -310,7 +321,15 @@ void TcpSender::mark_lost(uint64_t seq) {
     return;
   f |= kLost;
   ++lost_out_;
-  retx_ptr_ = std::min(retx_ptr_, seq);
+  ++loss_marks_;
+  note_retransmittable(seq);
+}
+
+void TcpSender::note_retransmittable(uint64_t seq) {
+  if (seq < retx_ptr_) {
+    retx_below_.push_back(seq);
+    std::push_heap(retx_below_.begin(), retx_below_.end(), std::greater<>());
+  }
 }
 
 void TcpSender::advance_loss_marks() {
@@ -483,6 +502,7 @@ void TcpSender::on_rto_timer() {
   mark_ptr_ = snd_nxt_;
   sacked_beyond_ = 0;
   retx_ptr_ = snd_una_;
+  retx_below_.clear();
   if (rack_) {
     rack_->clear_queue();
     tlp_end_ = kNone;

@@ -58,6 +58,7 @@ void TcpSender::rack_mark_lost(uint64_t seq) {
   if ((f & kRetrans) != 0) {  // a lost retransmission (or loss probe): resend it again
     f = static_cast<uint8_t>(f & ~kRetrans);
     --retrans_out_;
+    ++loss_marks_;
     // RFC 5681 4.3 / RFC 8985 9.3: the loss of a retransmission lowers the window again.
     // Without PRR nothing else bounds a recovery's sending, so each retransmission lost
     // after the last reduction brings a new one (at most one per round trip); with PRR,
@@ -71,7 +72,7 @@ void TcpSender::rack_mark_lost(uint64_t seq) {
     }
   }
   if ((f & kLost) != 0) {
-    retx_ptr_ = std::min(retx_ptr_, seq);
+    note_retransmittable(seq);
   } else {
     mark_lost(seq);
   }
@@ -82,8 +83,16 @@ void TcpSender::on_reo_timer() {
   rack_detect_loss();
   const bool was_open = state_ == cc::CaState::kOpen;
   maybe_enter_recovery();
-  if (cfg_.prr && was_open && state_ == cc::CaState::kRecovery)
+  if (cfg_.prr && was_open && state_ == cc::CaState::kRecovery) {
     w_.cwnd_pkts = std::max(pipe(), 1.0);  // no ACK delivered data: only the first retransmission
+  } else if (cfg_.prr && state_ == cc::CaState::kRecovery) {
+    // Segments marked lost by the timer leave the pipe; PRR decides what replaces them as
+    // on an ACK that delivered nothing (sndcnt = max(prr_delivered - prr_out, 0) or the
+    // proportional share still owed), not the window left over from the last ACK: that
+    // would resend every timer-detected loss at once, out of the ACK clock, into the queue
+    // that dropped it (Linux's tcp_rack_reo_timeout keeps the old window; see docs/model.md).
+    w_.cwnd_pkts = std::max(pipe() + prr_.on_ack(0, pipe(), w_.ssthresh_pkts, false), 1.0);
+  }
   try_send();
 }
 

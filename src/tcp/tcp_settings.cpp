@@ -46,7 +46,7 @@ std::span<const TcpSetting> tcp_settings() {
        "RACK-TLP loss detection (RFC 8985): time-based, finds lost retransmissions, tail loss probe; "
        "needs sack (ignored without it, as in Linux)"},
       {"prr", &TcpConfig::prr, "", 0, 0, 0,
-       "Proportional Rate Reduction (RFC 6937, PRR-SSRB) paces the sends of fast recovery"},
+       "Proportional Rate Reduction (RFC 6937, RFC 9937 reduction bound) paces the sends of fast recovery"},
       {"slow_start_after_idle", &TcpConfig::slow_start_after_idle, "", 0, 0, 0,
        "after an idle period longer than the RTO the window restarts (RFC 2861 as Linux's tcp_cwnd_restart)"},
   };

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "../support/helpers.hpp"
@@ -91,4 +92,46 @@ TEST_CASE(
       CHECK(sender.counters().idle_restarts == 0);
     }
   }
+}
+
+namespace {
+
+/// configs/experiments/leith-recovery.json (400 Mb/s x 200 ms, one-BDP buffer, dummynet
+/// ticks, Illinois, linux stack) cut to `duration`: the slow-start overshoot at ~3 s and,
+/// when the run passes 100 s, the 5-s line-rate UDP burst.
+run::RunResult run_leith_recovery(const std::string& duration) {
+  auto doc = nlohmann::json::parse(
+      fastsim::testing::read_file(std::string(FASTSIM_SOURCE_DIR) + "/configs/experiments/leith-recovery.json"));
+  doc["duration"] = duration;
+  const auto scenario = scenario_from(doc.dump());
+  run::Experiment exp(scenario);
+  run::RunResult r = exp.run();
+  fastsim::testing::check_conservation(exp);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("RACK + PRR on a deep dummynet path: every recovery ends, in a bounded number of events",
+          "[scenario][rack][prr][illinois]") {
+  // Before the fix the overshoot's recovery never ended: a false reordering signal (segments
+  // of one SACK block reported top-down) opened RACK's reordering window, the timer-found
+  // losses were resent out of the ACK clock into the full queue, and PRR's unconditional
+  // extra segment kept the pipe above the path's 13 334 packets: snd_una stuck from 4 s,
+  // goodput 5 Mb/s of 400, 990 000 retransmissions lost, and a retransmission scan over
+  // the whole window per call (110 simulated seconds took > 100 s of CPU).
+  const run::RunResult r = run_leith_recovery("110s");
+  const run::FlowResult& f = r.flows[0];
+  CHECK(f.timeouts == 0);
+  CHECK(f.fast_recoveries >= 2);  // the overshoot and the burst
+  // Every recovery ends: 110 s at ~390 Mb/s is ~3.6 M packets; the retransmissions are a
+  // few per cent of them (the overshoot and the burst each lose one window's excess).
+  CHECK(f.data_packets_delivered > 3'000'000);
+  CHECK(static_cast<double>(f.retransmits) < 0.02 * static_cast<double>(f.data_packets_sent));
+  // The flow is back after the burst: the last 5 s (105-110 s) carry data.
+  REQUIRE(f.goodput_samples_bps.size() >= 110);
+  for (size_t k = 105; k < 110; ++k)
+    CHECK(f.goodput_samples_bps[k] > 2e7);
+  // Events per delivered data packet stay at the chain's few per packet (about 3 here).
+  CHECK(static_cast<double>(r.events) / static_cast<double>(r.data_packets_delivered) < 4.0);
 }

@@ -3,7 +3,8 @@
 // - `rack`: RACK (RFC 8985 section 6) finds a lost retransmission from the delivery of a
 //   segment sent after it, and Tail Loss Probe (section 7) turns a tail loss into a fast
 //   recovery; without the switch both cost a retransmission timeout.
-// - `prr`: the segments sent on each ACK of a fast recovery are RFC 6937's sndcnt.
+// - `prr`: the segments sent on each ACK of a fast recovery are RFC 6937's sndcnt, with
+//   RFC 9937's reduction bound.
 // - `slow_start_after_idle`: RFC 2861 as Linux's tcp_cwnd_restart does it.
 #include <catch2/catch.hpp>
 
@@ -152,7 +153,7 @@ TEST_CASE("RACK: the probe is new data when there is some; one segment out adds 
   }
 }
 
-TEST_CASE("PRR: the sends on each ACK of a fast recovery are RFC 6937's sndcnt", "[tcp][sender][prr]") {
+TEST_CASE("PRR: the sends on each ACK of a fast recovery are RFC 6937/9937's sndcnt", "[tcp][sender][prr]") {
   tcp::TcpConfig cfg = config(false, true);
   cfg.initial_window = 20;
   SenderHarness h(cfg);
@@ -172,7 +173,7 @@ TEST_CASE("PRR: the sends on each ACK of a fast recovery are RFC 6937's sndcnt",
   uint64_t sacked = 2;
   std::vector<int> expected;
   std::vector<int> actual;
-  bool ssrb_seen = false;
+  bool bound_seen = false;
   bool proportional_seen = false;
   // Each ACK SACKs the next segment: 3..19 first, then the new segments as they arrive.
   for (uint64_t k = 3; k < 40; ++k) {
@@ -192,8 +193,9 @@ TEST_CASE("PRR: the sends on each ACK of a fast recovery are RFC 6937's sndcnt",
       proportional_seen = true;
       sndcnt = std::ceil(prr_delivered * ssthresh / 20.0) - prr_out;
     } else {
-      ssrb_seen = true;
-      sndcnt = std::min(ssthresh - pipe, std::max(prr_delivered - prr_out, 1.0) + 1);
+      bound_seen = true;
+      // RFC 9937: no ACK here advances snd.una, so none is "safe": packet conservation.
+      sndcnt = std::min(ssthresh - pipe, std::max(prr_delivered - prr_out, 1.0));
     }
     sndcnt = std::max(sndcnt, 0.0);
     const auto sent_now = static_cast<int>(h.sent().size() - before);
@@ -205,7 +207,7 @@ TEST_CASE("PRR: the sends on each ACK of a fast recovery are RFC 6937's sndcnt",
       break;
   }
   CHECK(proportional_seen);
-  CHECK(ssrb_seen);
+  CHECK(bound_seen);
   CHECK(actual == expected);
   // In the proportional phase about ssthresh / RecoverFS = 1/2 segment leaves per ACK.
   CHECK(std::vector<int>(actual.begin(), actual.begin() + 6) == std::vector<int>{1, 0, 1, 0, 1, 0});

@@ -36,6 +36,11 @@ class Rack {
   void on_transmit(uint64_t seq, Time now);
   [[nodiscard]] Time xmit_ts(uint64_t seq) const { return xmit_[seq & mask_]; }
 
+  /// An ACK is about to report its newly delivered segments: reordering (step 3) is a
+  /// segment delivered below the highest one delivered by an earlier ACK, so the segments
+  /// of one ACK may be reported in any order (as Linux's tcp_sacktag compares with the
+  /// highest SACKed sequence before the ACK).
+  void begin_ack() { fack_before_ack_ = fack_; }
   /// RFC 8985 6.2 steps 1-3 for one newly delivered (cumulatively ACKed or SACKed)
   /// segment; `retransmitted`: it was ever resent, `echo`: the ACK's echoed send time.
   void on_delivered(uint64_t seq, bool retransmitted, Time echo, Time now);
@@ -91,10 +96,11 @@ class Rack {
   bool have_xmit_ = false;
   bool advanced_ = false;
   bool reordering_seen_ = false;
-  Time rack_xmit_;         // RACK.xmit_ts
-  uint64_t rack_end_ = 0;  // RACK.end_seq (the segment's sequence number here)
-  Duration rack_rtt_;      // RACK.rtt
-  uint64_t fack_ = 0;      // RACK.fack: one past the highest delivered segment
+  Time rack_xmit_;                // RACK.xmit_ts
+  uint64_t rack_end_ = 0;         // RACK.end_seq (the segment's sequence number here)
+  Duration rack_rtt_;             // RACK.rtt
+  uint64_t fack_ = 0;             // RACK.fack: one past the highest delivered segment
+  uint64_t fack_before_ack_ = 0;  // RACK.fack before the ACK being processed
   std::optional<Duration> min_rtt_;
 };
 

@@ -30,7 +30,7 @@ struct TcpConfig {
   Duration ack_coalescing;        ///< the receiver's ACKs leave at ticks of this period; 0 = off
   bool local_congestion = false;  ///< a full first hop (txqueuelen) blocks and enters CWR instead of dropping
   bool rack = false;                                ///< RACK-TLP loss detection (RFC 8985); needs sack, ignored without
-  bool prr = false;                    ///< Proportional Rate Reduction in fast recovery (RFC 6937, PRR-SSRB)
+  bool prr = false;                    ///< Proportional Rate Reduction in fast recovery (RFC 6937, RFC 9937 reduction bound)
   bool slow_start_after_idle = false;  ///< restart the window after an idle RTO (RFC 2861, Linux)
 };
 

@@ -164,6 +164,8 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   bool has_new_data() const;
   /// Next lost, unretransmitted, un-SACKed segment, or UINT64_MAX.
   uint64_t next_retransmission();
+  /// Segment `seq` is now lost and not yet resent: make next_retransmission find it.
+  void note_retransmittable(uint64_t seq);
   void transmit(uint64_t seq, bool retransmission);
   void on_cumulative_ack(uint64_t ack, net::Packet* p);
   void on_duplicate_ack();
@@ -231,7 +233,12 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   uint64_t retrans_out_ = 0;
   uint64_t mark_ptr_ = 0;       // segments below it have been examined for loss
   uint64_t sacked_beyond_ = 0;  // SACKed segments at or above mark_ptr_
-  uint64_t retx_ptr_ = 0;       // retransmission scan position (<= mark_ptr_)
+  uint64_t retx_ptr_ = 0;       // retransmission scan position: segments below it were passed
+  // Segments below retx_ptr_ that became retransmittable after the scan passed them (a
+  // lost retransmission, a partial ACK's hole): a min-heap, so the lowest is resent first
+  // without rescanning the window (stale entries are dropped when they reach the top).
+  std::vector<uint64_t> retx_below_;
+  uint64_t loss_marks_ = 0;  // segments marked lost so far (PRR's "no further loss" test)
 
   std::unique_ptr<Rack> rack_;  // only with cfg.rack and cfg.sack
   MemberEvent<TcpSender, &TcpSender::on_reo_timer> reo_event_{this};
