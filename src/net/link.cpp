@@ -216,8 +216,39 @@ std::optional<Time> Link::full_until(uint32_t bytes) {
   return admit_ < tail_ ? slot(admit_).tx_start : busy_until_;
 }
 
+void Link::schedule_loss_change(Time at, std::optional<double> rate, uint32_t inject) {
+  if (at < sim_.now())
+    throw std::logic_error(fmt::format("link {}: a loss change at {} s is in the past (now {} s)", cfg_.id,
+                                       at.to_seconds(), sim_.now().to_seconds()));
+  if (at < last_in_) {
+    throw std::logic_error(fmt::format(
+        "link {}: a loss change at {} s comes after the link took a packet arriving at {} s (it is chained to "
+        "{} and decides packets when they enter it): announce the change earlier with set_loss_rate_at / "
+        "inject_losses_at",
+        cfg_.id, at.to_seconds(), last_in_.to_seconds(), feeder_ != nullptr ? feeder_->id() : "its feeder"));
+  }
+  const auto pos = std::upper_bound(loss_changes_.begin(), loss_changes_.end(), at,
+                                    [](Time t, const LossChange& c) { return t < c.at; });
+  loss_changes_.insert(pos, {at, rate, inject});
+  next_loss_change_ = loss_changes_.front().at;
+}
+
+void Link::apply_loss_changes(Time in) {
+  auto it = loss_changes_.begin();
+  for (; it != loss_changes_.end() && it->at <= in; ++it) {
+    if (it->rate)
+      cfg_.loss_rate = *it->rate;
+    injected_losses_ += it->inject;
+  }
+  loss_changes_.erase(loss_changes_.begin(), it);
+  next_loss_change_ = loss_changes_.empty() ? Time::never() : loss_changes_.front().at;
+}
+
 void Link::accept(Packet* p, Time in) {
   sync();
+  last_in_ = in;
+  if (in >= next_loss_change_) [[unlikely]]
+    apply_loss_changes(in);
   // Admission is decided at the packet's own arrival time `in`: what waits then.
   advance_admission(in);
   // The slots the admission and start cursors reach next were written a queue ago.
