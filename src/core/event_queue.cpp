@@ -95,15 +95,23 @@ void EventQueue::sift_down(uint32_t i, const Entry& e) {
     const uint32_t first = i * kArity + 1;
     if (first >= n)
       break;
+    // The best child's key is kept in registers while the others are compared.
+    const Entry* h = heap_.data();
     uint32_t best = first;
+    Time bt = h[first].time;
+    uint64_t bs = h[first].seq;
     const uint32_t end = first + kArity < n ? first + kArity : n;
     for (uint32_t c = first + 1; c < end; ++c) {
-      if (before(heap_[c], heap_[best]))
+      const Time ct = h[c].time;
+      if (ct < bt || (ct == bt && h[c].seq < bs)) {
         best = c;
+        bt = ct;
+        bs = h[c].seq;
+      }
     }
-    if (!before(heap_[best], e))
+    if (bt > e.time || (bt == e.time && bs >= e.seq))
       break;
-    place(heap_[best], i);
+    place(h[best], i);
     i = best;
   }
   place(e, i);

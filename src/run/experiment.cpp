@@ -5,6 +5,9 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <string>
 
 #include "fastsim/trace/arrival_probe.hpp"
 #include "fastsim/trace/atomic_file.hpp"
@@ -17,7 +20,18 @@ namespace fastsim::run {
 
 namespace {
 
+/// Peak resident memory of this program image, MB. Linux's getrusage() ru_maxrss keeps
+/// the high-water mark of the image that called exec (the kernel folds the old memory
+/// map's mark into the process's on exec), so a fastsim started by a large process
+/// reported that process's peak. VmHWM in /proc/self/status belongs to the current
+/// image only; ru_maxrss remains the fallback where /proc is not available.
 double peak_rss_mb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.starts_with("VmHWM:"))
+      return std::strtod(line.c_str() + 6, nullptr) / 1024.0;  // "VmHWM:   13312 kB"
+  }
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   return static_cast<double>(ru.ru_maxrss) / 1024.0;

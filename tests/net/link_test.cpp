@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -127,14 +128,24 @@ struct Chain {
     }
   }
   struct Snapshot {
-    uint64_t arrivals, drops, departures, queue, on_link, max_queue, live;
+    uint64_t arrivals, drops, losses, departures, queue, queue_bytes, on_link, max_queue, live;
     double area;
+    Duration busy;
     bool operator==(const Snapshot&) const = default;
   };
   Snapshot snapshot() {
     const auto c = slow.counters();
-    return {c.arrivals,       c.drops,     c.departures, slow.queue_packets(), slow.packets_on_link(),
-            c.max_queue_pkts, pool.live(), c.queue_area};
+    return {c.arrivals,
+            c.drops,
+            c.random_losses,
+            c.departures,
+            slow.queue_packets(),
+            slow.queue_bytes(),
+            slow.packets_on_link(),
+            c.max_queue_pkts,
+            pool.live(),
+            c.queue_area,
+            c.busy};
   }
 };
 }  // namespace
@@ -178,6 +189,102 @@ TEST_CASE("a chained link behaves exactly like one fed by delivery events", "[li
   CHECK(early.counters.queue_drops == 1);
   CHECK(chained.pool.live() == 0);
   CHECK(events.sim.events_processed() > chained.sim.events_processed());  // the hop between them costs no event
+}
+
+namespace {
+/// Runs both chains to `t` and compares the slow link's statistics.
+void compare_at(Chain& events, Chain& chained, Time t) {
+  events.sim.run_until(t);
+  chained.sim.run_until(t);
+  INFO("t = " << t.to_seconds());
+  CHECK(chained.snapshot() == events.snapshot());
+}
+
+/// Sorted random instants in (0, end): statistics read at arbitrary times, not on a grid.
+std::vector<Time> random_instants(uint32_t seed, int n, Duration end) {
+  std::mt19937_64 gen(seed);
+  std::uniform_int_distribution<int64_t> ps(1, end.ps() - 1);
+  std::vector<Time> ts;
+  for (int i = 0; i < n; ++i)
+    ts.push_back(Time::at(Duration::picoseconds(ps(gen))));
+  std::sort(ts.begin(), ts.end());
+  return ts;
+}
+}  // namespace
+
+TEST_CASE("chained and event-fed links agree on loss-rate changes, injected losses and random-instant statistics",
+          "[link][chain]") {
+  // The slow link's loss changes at time stamps that fall while packets of the bursts
+  // are on the fast link (entered it, not yet at the slow one): a chained link decided
+  // those packets when they entered, so it must apply each change by the packet's
+  // arrival time at the slow link, as an event-fed link does. With the loss rate
+  // changed when the change was reached in the run, a black hole set at 1 ms delivered
+  // 10 packets chained and none event-fed.
+  struct Change {
+    int at_us;
+    double rate;
+    uint32_t inject;
+  };
+  const std::vector<std::vector<Change>> plans = {
+      {{1000, 1.0, 0}},                                      // black hole before the first arrival
+      {{3500, 1.0, 0}, {9000, 0.0, 0}},                      // a hole in the middle of the first burst
+      {{2000, 0.3, 0}, {12'500, 0.0, 0}, {14'000, 0.5, 0}},  // random loss switched on and off
+      {{5000, -1, 3}, {13'000, -1, 2}},                      // injected losses
+  };
+  uint32_t seed = 1;
+  for (const auto& plan : plans) {
+    Chain events(false), chained(true);
+    REQUIRE(chained.slow.single_feeder() == &chained.fast);
+    for (Chain* c : {&events, &chained}) {
+      for (const Change& ch : plan) {
+        const Time at = Time::at(Duration::microseconds(ch.at_us));
+        if (ch.inject > 0)
+          c->slow.inject_losses_at(at, ch.inject);
+        else
+          c->slow.set_loss_rate_at(at, ch.rate);
+      }
+      c->burst(0, 40);
+      c->sim.call_at(Time::at(Duration::milliseconds(10)), [c] { c->burst(40, 30); });
+    }
+    INFO("plan " << seed);
+    for (Time t : random_instants(seed++, 200, Duration::milliseconds(80)))
+      compare_at(events, chained, t);
+    compare_at(events, chained, Time::at(Duration::milliseconds(80)));
+    CHECK(chained.sink.times == events.sink.times);
+    CHECK(chained.sink.seqs == events.sink.seqs);
+    CHECK(events.slow.counters().random_losses > 0);
+    CHECK(chained.pool.live() == 0);
+  }
+  // The issue's case, spelled out: the whole first burst is lost at the slow link.
+  Chain events(false), chained(true);
+  for (Chain* c : {&events, &chained}) {
+    c->slow.set_loss_rate_at(Time::at(Duration::milliseconds(1)), 1.0);
+    c->burst(0, 10);
+    c->sim.run_until(Time::at(Duration::milliseconds(50)));
+    CHECK(c->sink.times.empty());
+    CHECK(c->slow.counters().random_losses == 10);
+  }
+}
+
+TEST_CASE("a loss change a chained link can no longer apply at its time is an error", "[link][chain]") {
+  // At 1 ms the ten packets are on the fast link; the chained slow link already took
+  // them (arriving from 3.12 ms on). Setting its loss rate for "now" would have applied
+  // to later packets only: it throws instead. The event-fed link applies it.
+  Chain events(false), chained(true);
+  for (Chain* c : {&events, &chained}) {
+    c->burst(0, 10);
+    c->sim.run_until(Time::at(Duration::milliseconds(1)));
+  }
+  events.slow.set_loss_rate(1.0);
+  CHECK_THROWS_AS(chained.slow.set_loss_rate(1.0), std::logic_error);
+  CHECK_THROWS_AS(chained.slow.inject_losses(1), std::logic_error);
+  CHECK_THROWS_AS(events.slow.set_loss_rate_at(Time::zero(), 1.0), std::logic_error);  // in the past
+  // After the last packet has reached it, the chained link takes a change for now.
+  for (Chain* c : {&events, &chained})
+    c->sim.run_until(Time::at(Duration::milliseconds(20)));
+  CHECK(events.sink.times.empty());
+  CHECK(chained.sink.times.size() == 10);
+  CHECK_NOTHROW(chained.slow.set_loss_rate(1.0));
 }
 
 TEST_CASE("single-fed links are found from the routes; a packet from elsewhere is a logic error", "[link][chain]") {

@@ -37,8 +37,9 @@ double recovery_time(const std::string& algorithm, double horizon_s) {
   const auto s = scenario_from(path_400m(algorithm, std::to_string(loss_s + horizon_s) + "s", "0.2s",
                                          R"({"stack": "rfc", "sack": true, "initial_ssthresh": 6667})"));
   run::Experiment exp(s);
-  exp.run_until(Time::at(Duration::seconds(loss_s)));
-  exp.link("bottleneck").inject_losses(1);
+  // The first packet reaching the bottleneck from loss_s on (announced before the run:
+  // the bottleneck is chained and decides packets when they enter the access link).
+  exp.link("bottleneck").inject_losses_at(Time::at(Duration::seconds(loss_s)), 1);
   const auto& r = exp.run();
   REQUIRE(r.flows[0].fast_recoveries >= 1);  // STCP overflows the buffer again later
   REQUIRE(r.flows[0].timeouts == 0);

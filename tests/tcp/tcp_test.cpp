@@ -83,13 +83,15 @@ TEST_CASE("losing a whole window causes an RTO, and recovery completes", "[tcp][
     const auto s =
         scenario_from(dumbbell_json("50Mbps", "5ms", "150pkt", "30s", R"([{"id": "a", "rtt": "50ms"}])", defaults));
     run::Experiment exp(s);
+    // A black hole for longer than one RTT, for packets reaching the bottleneck in
+    // [10 s, 10.12 s). Announced before the run: the bottleneck is chained to its access
+    // link and decides packets when they enter that one.
+    exp.link("bottleneck").set_loss_rate_at(Time::at(Duration::seconds_int(10)), 1.0);
+    exp.link("bottleneck").set_loss_rate_at(Time::at(Duration::milliseconds(10'120)), 0.0);
     exp.run_until(Time::at(Duration::seconds_int(10)));
     auto& f = exp.flow(0);
     REQUIRE(f.sender->counters().timeouts == 0);
     const uint64_t before = f.receiver->counters().segments_delivered;
-    exp.link("bottleneck").set_loss_rate(1.0);  // a black hole for longer than one RTT
-    exp.run_until(Time::at(Duration::milliseconds(10'120)));
-    exp.link("bottleneck").set_loss_rate(0.0);
     const auto& r = exp.run();
     INFO("sack=" << sack);
     CHECK(r.flows[0].timeouts == 1);

@@ -27,8 +27,13 @@
 //   plus the packets on its wire, whatever the arrival rate.
 // - Random loss is drawn when the packet enters the link, in FIFO order (the same draw
 //   sequence as drawing at the far end); the packet still occupies the wire and is
-//   counted lost when it would have arrived. A loss-rate change (set_loss_rate,
-//   inject_losses) applies to packets entering after it.
+//   counted lost when it would have arrived. A loss-rate change (set_loss_rate_at,
+//   inject_losses_at) applies to packets whose arrival time at this link is at or after
+//   the change's time stamp, whether the link is chained or event-fed. A chained link
+//   decides a packet when it enters the feeder, so a change must be announced before
+//   the packets it concerns enter the feeder; a change that comes later than that
+//   (the link already took a packet arriving after the change's time) is a logic error
+//   and throws, never a silently different run.
 // - The queue length is integrated exactly over time (mean queue); a packet's
 //   serialization counts towards utilization pro rata over the time it takes (busy_until()),
 //   so the busy time of any period is at most the period.
@@ -85,11 +90,18 @@ class Link final : public PacketSink {
   /// packet starts serialization (the buffer's next chance of room). A drop-tail FIFO
   /// only: with RED or as a dummynet pipe always nullopt.
   [[nodiscard]] std::optional<Time> full_until(uint32_t bytes);
-  /// Changes the Bernoulli loss rate for packets entering from now on; 1.0 is a black hole.
-  void set_loss_rate(double p) { cfg_.loss_rate = p; }
-  /// The next `n` packets admitted to the link are lost on the wire (counted as random
-  /// losses): a deterministic single-loss event for experiments and tests.
-  void inject_losses(uint32_t n) { injected_losses_ += n; }
+  /// Changes the Bernoulli loss rate for packets arriving at the link at or after `at`
+  /// (>= now); 1.0 is a black hole. Throws std::logic_error if the link already took a
+  /// packet arriving after `at` (chained: announce the change earlier, see the file comment).
+  void set_loss_rate_at(Time at, double p) { schedule_loss_change(at, p, 0); }
+  /// set_loss_rate_at(now, p).
+  void set_loss_rate(double p) { set_loss_rate_at(sim_.now(), p); }
+  /// The first `n` packets admitted to the link that arrive at or after `at` are lost on
+  /// the wire (counted as random losses): a deterministic loss event for experiments and
+  /// tests. Throws as set_loss_rate_at.
+  void inject_losses_at(Time at, uint32_t n) { schedule_loss_change(at, std::nullopt, n); }
+  /// inject_losses_at(now, n).
+  void inject_losses(uint32_t n) { inject_losses_at(sim_.now(), n); }
   /// Declares that every packet entering this link comes out of `feeder` (see the file
   /// comment). Set before the run, from all routes.
   void set_single_feeder(const Link* feeder) { feeder_ = feeder; }
@@ -206,6 +218,9 @@ class Link final : public PacketSink {
   Slot& slot(uint64_t i) { return ring_[i & mask_]; }
   [[nodiscard]] const Slot& slot(uint64_t i) const { return ring_[i & mask_]; }
   [[noreturn]] void unexpected_feeder() const;
+  void schedule_loss_change(Time at, std::optional<double> rate, uint32_t inject);
+  /// Applies the loss changes due at or before `in`.
+  void apply_loss_changes(Time in);
 
   Simulator& sim_;
   PacketPool& pool_;
@@ -222,6 +237,15 @@ class Link final : public PacketSink {
   std::unique_ptr<RedGate> red_;
   bool last_early_drop_ = false;  // admit()'s reason for its last refusal
   MemberEvent<Link, &Link::on_delivery> delivery_event_{this};
+  // Loss changes not yet due, by time (ties in call order), and the latest arrival taken.
+  struct LossChange {
+    Time at;
+    std::optional<double> rate;
+    uint32_t inject;
+  };
+  std::vector<LossChange> loss_changes_;
+  Time next_loss_change_ = Time::never();
+  Time last_in_ = Time::zero();
 
   // Chained packets dropped at admission, not yet at the link (arrival times non-decreasing).
   struct DropAhead {
