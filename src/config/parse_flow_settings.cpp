@@ -40,6 +40,12 @@ cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& e
       if (!spec.choices.empty()) {
         if (auto v = pr.choice(spec.name, spec.choices))
           values.set_choice(spec.name, spec.choices.at(*v));
+      } else if (cc::is_duration_param(spec)) {
+        if (auto v = pr.seconds(spec.name, spec.min, spec.max))
+          values.set(spec.name, *v);
+      } else if (cc::is_switch_param(spec)) {
+        if (auto v = pr.switch_value(spec.name))
+          values.set(spec.name, *v ? 1 : 0);
       } else if (auto v = pr.number(spec.name, spec.min, spec.max)) {
         values.set(spec.name, *v);
       }

@@ -151,6 +151,35 @@ std::optional<bool> Reader::boolean(const std::string& key) {
   return v->get<bool>();
 }
 
+std::optional<bool> Reader::switch_value(const std::string& key) {
+  untabled(key);
+  const auto* v = get(key);
+  if (v == nullptr)
+    return std::nullopt;
+  if (v->is_boolean())
+    return v->get<bool>();
+  if (v->is_number() && (v->get<double>() == 0 || v->get<double>() == 1))
+    return v->get<double>() == 1;
+  error(key, fmt::format("expected true or false (JSON booleans, as every switch of a scenario), got {}", v->dump()));
+  return std::nullopt;
+}
+
+std::optional<double> Reader::seconds(const std::string& key, double min, double max) {
+  untabled(key);
+  const auto* v = get(key);
+  if (v == nullptr)
+    return std::nullopt;
+  const auto parsed = parse_duration(*v);
+  const Duration* d = std::get_if<Duration>(&parsed);
+  const double s = v->is_number() ? v->get<double>() : d != nullptr ? d->to_seconds() : -1;
+  if ((!v->is_number() && d == nullptr) || !std::isfinite(s) || s < min || s > max) {
+    error(key, fmt::format("expected a duration in [{}, {}] seconds, like \"10ms\" or a number of seconds, got {}", min,
+                           max, v->dump()));
+    return std::nullopt;
+  }
+  return s;
+}
+
 std::optional<double> Reader::number(const std::string& key) {
   const KeySpec& k = table_key(key, ValueKind::kNumber);
   return number_in(key, k.min, k.max);

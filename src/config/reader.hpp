@@ -57,6 +57,12 @@ class Reader {
   /// An identifier (node, link or flow id): letters, digits, '-', '_', '.'; not "." or "..".
   std::optional<std::string> id(const std::string& key, bool required = false);
   std::optional<bool> boolean(const std::string& key);
+  /// A switch of an algorithm: true or false (0 and 1 are read as false and true).
+  /// Only for a key no table lists.
+  std::optional<bool> switch_value(const std::string& key);
+  /// Seconds in [min, max], given as a duration ("10ms") or a number of seconds. Only for
+  /// a key no table lists.
+  std::optional<double> seconds(const std::string& key, double min, double max);
   /// A number in [min, max]. Only for a key no table lists.
   std::optional<double> number(const std::string& key, double min, double max);
   /// A number in the key's range in the table.

@@ -163,6 +163,12 @@ json params_schema(const cc::AlgorithmInfo& a) {
     json s;
     if (!p.choices.empty()) {
       s = {{"enum", p.choices}};
+    } else if (cc::is_switch_param(p)) {
+      s = {{"anyOf", json::array({{{"type", "boolean"}}, {{"enum", {0, 1}}}})}};
+    } else if (cc::is_duration_param(p)) {
+      s = {{"anyOf",
+            json::array({{{"type", "number"}, {"minimum", p.min}, {"maximum", p.max}},
+                         {{"type", "string"}, {"pattern", quantity_pattern(unit_suffixes(Quantity::kDuration))}}})}};
     } else {
       s = {{"type", "number"}, {"minimum", p.min}, {"maximum", p.max}};
     }

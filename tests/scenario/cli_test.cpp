@@ -148,7 +148,20 @@ TEST_CASE("malformed scenarios fail with the JSON path and never crash", "[cli][
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "ctcp", "params": {"k": 3}})",
        "/flows/0/params/k: expected a number in [0.1, 1.5]"},
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "cubic", "params": {"tcp_friendly": 0.5}})",
-       "/flows/0/params/tcp_friendly: must be 0 or 1"},
+       "/flows/0/params/tcp_friendly: expected true or false (JSON booleans, as every switch of a scenario), got "
+       "0.5"},
+      {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "cubic", "params": {"tcp_friendly": "yes"}})",
+       "/flows/0/params/tcp_friendly: expected true or false (JSON booleans, as every switch of a scenario), got "
+       "\"yes\""},
+      {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "cubic", "params": {"fast_convergence": "on"}})",
+       "/flows/0/params/fast_convergence: expected true or false"},
+      {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "fast", "params": {"mi_qdelay": "-1ms"}})",
+       "/flows/0/params/mi_qdelay: expected a duration in [0, 10] seconds, like \"10ms\" or a number of seconds, "
+       "got \"-1ms\""},
+      {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "fast", "params": {"t_eps": "1h"}})",
+       "/flows/0/params/t_eps: expected a duration in [0, 100] seconds"},
+      {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "fast", "params": {"update_interval": "10 parsecs"}})",
+       "/flows/0/params/update_interval: expected a duration in [0, 100] seconds"},
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "cubic", "params": {"c": 0}})",
        "/flows/0/params/c: expected a number in"},
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "vegas", "params": {"alpha": 5}})",
@@ -752,4 +765,38 @@ TEST_CASE("fastsim schema prints a draft 2020-12 JSON Schema made from the valid
   CHECK(defs["defaults"]["properties"].contains("sack"));  // TCP settings from their table
   CHECK_THAT(defs["duration"].dump(), Catch::Contains("ms|"));
   CHECK_FALSE(defs["access_link"]["properties"].contains("delay"));  // the dumbbell's access delay comes per flow
+}
+
+TEST_CASE("algorithm parameters in seconds take durations; switches take true and false", "[cli][params]") {
+  const std::string scenario = kSource + "/configs/fast-testbed.json";
+  const fs::path dir = temp_dir("param-units");
+  // The same run with seconds written as numbers and as durations: the same resolved values.
+  auto resolved_params = [&](const std::string& sets) {
+    const fs::path out = dir / std::to_string(std::hash<std::string>{}(sets));
+    const auto r = run_command(kBinary + " run " + scenario + " --out " + out.string() +
+                               " --quiet --set /duration=1s --set /warmup=0s " + sets);
+    INFO(sets << "\n" << r.output);
+    REQUIRE(r.exit_code == 0);
+    return nlohmann::json::parse(read_file(out / "summary.json"))["scenario"]["flows"][0]["params"];
+  };
+  const auto as_numbers =
+      resolved_params("--set /flows/0/params/update_interval=0.01 --set /flows/0/params/mi_qdelay=0.0005");
+  const auto as_durations =
+      resolved_params("--set /flows/0/params/update_interval=10ms --set /flows/0/params/mi_qdelay=500us");
+  CHECK(as_numbers["update_interval"] == 0.01);
+  CHECK(as_durations["update_interval"].get<double>() == Approx(0.01).epsilon(1e-12));
+  CHECK(as_durations["mi_qdelay"].get<double>() == Approx(0.0005).epsilon(1e-12));
+  // Switches: JSON booleans (0 and 1 still read), echoed as the 0 or 1 the algorithm holds.
+  const std::string cubic = kSource + "/configs/cubic-400M.json";
+  const fs::path out = dir / "cubic";
+  const auto off = run_command(
+      kBinary + " run " + cubic + " --out " + out.string() +
+      " --quiet --unset /flows/1 --set /duration=1s --set /warmup=0s --set /flows/0/params/tcp_friendly=false"
+      " --set /flows/0/params/fast_convergence=true");
+  INFO(off.output);
+  REQUIRE(off.exit_code == 0);
+  const auto params = nlohmann::json::parse(read_file(out / "summary.json"))["scenario"]["flows"][0]["params"];
+  CHECK(params["tcp_friendly"] == 0.0);
+  CHECK(params["fast_convergence"] == 1.0);
+  fs::remove_all(dir);
 }

@@ -7,8 +7,10 @@ Checks that the schema is a valid draft 2020-12 schema, that every scenario file
 configs/ (recursively; JSON files that are not scenarios, such as sweep specs, baselines
 and experiment lists, are skipped by their top-level keys) and the test scenarios
 validate against it, and that invalid scenarios (unknown key, negative rate, unknown
-algorithm, bad choice, bad parameter, misspelt parameter) are rejected -- each of which
-`fastsim validate` rejects too. Exits 1 on the first failed check.
+algorithm, bad choice, bad parameter, a switch given as a string, ...) are rejected --
+each of which `fastsim validate` rejects too -- while parameters written by the
+conventions (durations with units, switches as booleans) are accepted by both. Exits 1
+on the first failed check.
 """
 import copy
 import json
@@ -57,6 +59,9 @@ def main():
     cubic = copy.deepcopy(base)
     cubic["flows"][0]["algorithm"] = "cubic"
 
+    fast = copy.deepcopy(base)
+    fast["flows"][0]["algorithm"] = "fast"
+
     def changed(doc, edit):
         d = copy.deepcopy(doc)
         edit(d)
@@ -69,6 +74,22 @@ def main():
                 target = target[p]
             target[path[-1]] = value
         return edit
+
+    # The conventions of algorithm parameters: durations in seconds, switches true/false.
+    valid = {
+        "duration parameter with a unit": changed(fast, set_in(["flows", 0, "params"], {"update_interval": "10ms"})),
+        "switch as a boolean": changed(cubic, set_in(["flows", 0, "params"], {"tcp_friendly": False})),
+    }
+    for name, doc in valid.items():
+        errors = list(validator.iter_errors(doc))
+        if errors:
+            fail(f"the schema rejects a valid scenario ({name}): {errors[0].message}")
+        tmp = pathlib.Path("/tmp/fastsim-schema-check-valid.json")
+        tmp.write_text(json.dumps(doc))
+        rc = subprocess.run([binary, "validate", str(tmp)], capture_output=True).returncode
+        tmp.unlink()
+        if rc != 0:
+            fail(f"fastsim validate exits {rc} on a valid scenario ({name})")
 
     invalid = {
         "unknown top-level key": changed(base, set_in(["durration"], "10s")),
@@ -86,6 +107,8 @@ def main():
             base, lambda d: (d["flows"][0].pop("algorithm", None), d["flows"][0].update(params={"beta": 0.7}))),
         "bad TCP setting type": changed(base, set_in(["defaults"], {"sack": "yes"})),
         "missing duration": changed(base, lambda d: d.pop("duration")),
+        "switch given as a string": changed(cubic, set_in(["flows", 0, "params"], {"tcp_friendly": "yes"})),
+        "negative duration parameter": changed(fast, set_in(["flows", 0, "params"], {"mi_qdelay": "-1ms"})),
         "bad id": changed(base, set_in(["flows", 0, "id"], "a b")),
     }
     for name, doc in invalid.items():
