@@ -4,6 +4,7 @@
 // found a metric outside its band.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,11 +16,13 @@ namespace fastsim::cli {
 
 constexpr int kOk = 0, kBadScenario = 1, kUsage = 2, kRunFailed = 3, kCheckFailed = 4;
 
-/// Parses a subcommand's options, the one positional argument being the option named
-/// `positional`; on an error prints it with the options and returns false.
-bool parse_options(const char* cmd, const std::vector<std::string>& args,
-                   boost::program_options::options_description& opts, const char* positional,
-                   boost::program_options::variables_map& vm);
+/// Parses a subcommand's options plus --help/-h, the one positional argument (if
+/// `positional` is not null) being the option of that name. Returns nullopt to go on, or
+/// the exit code to return: kOk after --help (`usage` and the options printed on stdout),
+/// kUsage after an error (printed with the usage and options on stderr).
+std::optional<int> parse_options(const char* cmd, const char* usage, const std::vector<std::string>& args,
+                                 boost::program_options::options_description& opts, const char* positional,
+                                 boost::program_options::variables_map& vm);
 
 /// Prints every issue as "file: /path: message" on stderr.
 void print_issues(const config::ScenarioError& e, const std::string& file);
@@ -28,5 +31,6 @@ int cmd_sweep(const std::vector<std::string>& args);
 int cmd_sweep_task(const std::vector<std::string>& args);
 int cmd_collect(const std::vector<std::string>& args);
 int cmd_check(const std::vector<std::string>& args);
+int cmd_schema(const std::vector<std::string>& args);
 
 }  // namespace fastsim::cli

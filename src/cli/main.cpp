@@ -14,12 +14,14 @@
 #include "commands.hpp"
 #include "fastsim/cc/registry.hpp"
 #include "fastsim/config/parse.hpp"
+#include "fastsim/config/suggest.hpp"
 #include "fastsim/config/units.hpp"
 #include "fastsim/run/experiment.hpp"
 #include "fastsim/run/resource_estimate.hpp"
 #include "fastsim/tcp/stack_profile.hpp"
 #include "fastsim/tcp/tcp_settings.hpp"
 #include "int_option.hpp"
+#include "overrides.hpp"
 
 namespace po = boost::program_options;
 using fastsim::config::ScenarioError;
@@ -36,9 +38,10 @@ const char* kUsageText =
     "usage: fastsim <command> [options]\n"
     "\n"
     "commands:\n"
-    "  run FILE --out DIR [--seed N] [--set /json/pointer=value ...] [--limit NAME=VALUE ...] [--quiet]\n"
+    "  run FILE --out DIR [--seed N] [--set /json/pointer=value ...] [--unset /json/pointer ...]\n"
+    "      [--limit NAME=VALUE ...] [--quiet]\n"
     "                      simulate a scenario; write traces and summary.json to DIR\n"
-    "  validate FILE [--set /json/pointer=value ...] [--limit NAME=VALUE ...]\n"
+    "  validate FILE [--set /json/pointer=value ...] [--unset /json/pointer ...] [--limit NAME=VALUE ...]\n"
     "                      check a scenario and report every problem with its JSON path;\n"
     "                      print the run's estimated packets, trace bytes, memory, open files\n"
     "                      (limits: memory, trace-bytes, packets, interval-flows; docs/limits.md)\n"
@@ -46,29 +49,16 @@ const char* kUsageText =
     "  sweep SPEC --out DIR [--backend local|slurm] [--jobs N] [--run-timeout S] [--dry-run] [--resume]\n"
     "        [--pack K] [--throttle N] [--partition P] [--time T] [--mem M] [--account A] [--sbatch LINE]\n"
     "        [--max-array-size N] [--max-runs N] [--limit NAME=VALUE ...]\n"
+    "        [--set /json/pointer=value ...] [--unset /json/pointer ...]\n"
     "                      run a grid/zip of scenarios x replications (docs/sweeps.md)\n"
     "  collect DIR         write runs.csv, flows.csv and aggregate.csv of a sweep\n"
     "  check BASELINE [--results DIR] [--update] [--jobs N]\n"
     "                      run a regression baseline; exit 4 if a metric leaves its band\n"
+    "  schema              print the JSON Schema of scenario files (docs/scenario-format.md)\n"
     "  --version           print the version\n"
-    "  --help              print this help\n";
+    "  --help              print this help (COMMAND --help or help COMMAND: that command's options)\n";
 
 /// Checks every --limit NAME=VALUE; prints the problem and returns false on a bad one.
-/// --set arguments have the form /json/pointer=value (a usage error otherwise, exit 2);
-/// what the pointer and value mean is checked with the scenario.
-bool sets_ok(const std::string& cmd, const std::vector<std::string>& sets) {
-  for (const auto& a : sets) {
-    if (a.size() < 2 || a[0] != '/' || a.find('=') == std::string::npos) {
-      std::cerr << fmt::format(
-          "fastsim {}: --set expects /json/pointer=value, like /duration=10s or /flows/0/algorithm=cubic, got "
-          "\"{}\"\n",
-          cmd, a);
-      return false;
-    }
-  }
-  return true;
-}
-
 bool limits_ok(const std::string& cmd, const std::vector<std::string>& limits) {
   fastsim::config::Limits scratch;
   for (const auto& l : limits) {
@@ -82,9 +72,10 @@ bool limits_ok(const std::string& cmd, const std::vector<std::string>& limits) {
 
 /// The scenario with its limits, refused (ScenarioError) if its estimated cost exceeds them.
 fastsim::config::Scenario load(const std::string& file, const std::vector<std::string>& sets,
-                               const std::optional<uint64_t>& seed, const std::vector<std::string>& limits) {
+                               const std::vector<std::string>& unsets, const std::optional<uint64_t>& seed,
+                               const std::vector<std::string>& limits) {
   auto doc = fastsim::config::load_json_file(file);
-  fastsim::config::apply_overrides(doc, sets);
+  apply_cli_overrides(doc, sets, unsets);
   if (seed && doc.is_object())
     doc["seed"] = *seed;
   auto s = fastsim::config::parse_scenario(doc);
@@ -97,26 +88,26 @@ fastsim::config::Scenario load(const std::string& file, const std::vector<std::s
 int cmd_validate(const std::vector<std::string>& args) {
   po::options_description opts("validate options");
   std::string file;
-  std::vector<std::string> sets, limits;
-  opts.add_options()("file", po::value(&file), "scenario file")("set", po::value(&sets)->composing(),
-                                                                "override /json/pointer=value")(
-      "limit", po::value(&limits)->composing(), "raise a resource limit NAME=VALUE (docs/limits.md)")("help,h",
-                                                                                                      "this help");
+  std::vector<std::string> sets, unsets, limits;
+  opts.add_options()("file", po::value(&file), "scenario file")(
+      "set", po::value(&sets)->composing(), "override /json/pointer=value")("unset", po::value(&unsets)->composing(),
+                                                                            "delete /json/pointer (before --set)")(
+      "limit", po::value(&limits)->composing(), "raise a resource limit NAME=VALUE (docs/limits.md)");
   po::variables_map vm;
-  if (!parse_options("validate", args, opts, "file", vm))
-    return kUsage;
-  if (vm.count("help")) {
-    std::cout << "usage: fastsim validate FILE [--set /json/pointer=value ...] [--limit NAME=VALUE ...]\n" << opts;
-    return kOk;
-  }
+  const char* usage =
+      "usage: fastsim validate FILE [--set /json/pointer=value ...] [--unset /json/pointer ...] [--limit NAME=VALUE "
+      "...]\n"
+      "  check a scenario, report every problem with its JSON path, print the run's estimated cost";
+  if (auto rc = parse_options("validate", usage, args, opts, "file", vm))
+    return *rc;
   if (file.empty()) {
-    std::cerr << "usage: fastsim validate FILE [--set /json/pointer=value ...] [--limit NAME=VALUE ...]\n";
+    std::cerr << usage << "\n";
     return kUsage;
   }
-  if (!sets_ok("validate", sets) || !limits_ok("validate", limits))
+  if (!overrides_ok("validate", sets, unsets) || !limits_ok("validate", limits))
     return kUsage;
   try {
-    auto s = load(file, sets, std::nullopt, limits);
+    auto s = load(file, sets, unsets, std::nullopt, limits);
     std::cout << fmt::format("{}: ok ({} flows, {} links, {:.9g} s)\n", file, s.flows.size(), s.links.size(),
                              s.duration.to_seconds());
     std::cout << fmt::format("estimate: {}\n", fastsim::run::describe(fastsim::run::estimate_resources(s)));
@@ -180,11 +171,15 @@ void print_tcp_settings() {
 }
 
 int cmd_algorithms(const std::vector<std::string>& args) {
-  if (args.size() > 1 || (args.size() == 1 && args[0] != "--json")) {
-    std::cerr << "usage: fastsim algorithms [--json]\n";
-    return kUsage;
-  }
-  const bool as_json = !args.empty();
+  po::options_description opts("algorithms options");
+  opts.add_options()("json", "print the listing as JSON");
+  po::variables_map vm;
+  const char* usage =
+      "usage: fastsim algorithms [--json]\n"
+      "  list congestion-control algorithms, their parameters and the TCP settings per stack";
+  if (auto rc = parse_options("algorithms", usage, args, opts, nullptr, vm))
+    return *rc;
+  const bool as_json = vm.count("json") > 0;
   if (as_json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& a : fastsim::cc::algorithms()) {
@@ -236,27 +231,32 @@ int cmd_algorithms(const std::vector<std::string>& args) {
 int cmd_run(const std::vector<std::string>& args) {
   po::options_description opts("run options");
   std::string file, out;
-  std::vector<std::string> sets, limits;
+  std::vector<std::string> sets, unsets, limits;
   int64_t seed = -1;
   opts.add_options()("file", po::value(&file), "scenario file")("out", po::value(&out), "output directory")(
       "seed", int_in_range(&seed, "seed", 0, INT64_MAX), "override the scenario seed")(
-      "set", po::value(&sets)->composing(), "override /json/pointer=value")(
+      "set", po::value(&sets)->composing(), "override /json/pointer=value")("unset", po::value(&unsets)->composing(),
+                                                                            "delete /json/pointer (before --set)")(
       "limit", po::value(&limits)->composing(), "raise a resource limit NAME=VALUE (docs/limits.md)")(
       "quiet,q", "no progress line");
   po::variables_map vm;
-  if (!parse_options("run", args, opts, "file", vm))
-    return kUsage;
+  const char* usage =
+      "usage: fastsim run FILE --out DIR [--seed N] [--set /json/pointer=value ...] [--unset /json/pointer ...]\n"
+      "                   [--limit NAME=VALUE ...] [--quiet]\n"
+      "  simulate a scenario; write traces and summary.json to DIR";
+  if (auto rc = parse_options("run", usage, args, opts, "file", vm))
+    return *rc;
   if (file.empty() || out.empty()) {
-    std::cerr << "fastsim run: need a scenario FILE and --out DIR\n" << kUsageText;
+    std::cerr << "fastsim run: need a scenario FILE and --out DIR\n" << usage << "\n";
     return kUsage;
   }
-  if (!sets_ok("run", sets) || !limits_ok("run", limits))
+  if (!overrides_ok("run", sets, unsets) || !limits_ok("run", limits))
     return kUsage;
   const bool quiet = vm.count("quiet") > 0;
   std::optional<fastsim::config::Scenario> scenario;
   try {
-    scenario =
-        load(file, sets, seed >= 0 ? std::optional<uint64_t>(static_cast<uint64_t>(seed)) : std::nullopt, limits);
+    scenario = load(file, sets, unsets, seed >= 0 ? std::optional<uint64_t>(static_cast<uint64_t>(seed)) : std::nullopt,
+                    limits);
   } catch (const ScenarioError& e) {
     print_issues(e, file);
     return kBadScenario;
@@ -297,28 +297,8 @@ int cmd_run(const std::vector<std::string>& args) {
   return kOk;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty()) {
-    std::cerr << kUsageText;
-    return kUsage;
-  }
-  const std::string cmd = args[0];
-  args.erase(args.begin());
-  if ((cmd == "--version" || cmd == "version" || cmd == "--help" || cmd == "-h" || cmd == "help") && !args.empty()) {
-    std::cerr << fmt::format("fastsim {}: takes no arguments\n", cmd);
-    return kUsage;
-  }
-  if (cmd == "--version" || cmd == "version") {
-    std::cout << "fastsim " << FASTSIM_VERSION << "\n";
-    return kOk;
-  }
-  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-    std::cout << kUsageText;
-    return kOk;
-  }
+/// Runs subcommand `cmd`; nullopt if there is none of that name.
+std::optional<int> dispatch(const std::string& cmd, const std::vector<std::string>& args) {
   if (cmd == "run")
     return cmd_run(args);
   if (cmd == "validate")
@@ -333,6 +313,46 @@ int main(int argc, char** argv) {
     return cmd_check(args);
   if (cmd == "sweep-task")  // what a SLURM array task runs
     return cmd_sweep_task(args);
-  std::cerr << fmt::format("fastsim: unknown command \"{}\"\n", cmd) << kUsageText;
+  if (cmd == "schema")
+    return cmd_schema(args);
+  return std::nullopt;
+}
+
+/// The commands a user types (for suggestions).
+const std::vector<std::string> kCommands = {"run", "validate", "algorithms", "sweep", "collect", "check", "schema"};
+
+int unknown_command(const std::string& cmd) {
+  std::cerr << fmt::format("fastsim: unknown command \"{}\"{}\n", cmd, fastsim::config::did_you_mean(cmd, kCommands))
+            << kUsageText;
   return kUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::cerr << kUsageText;
+    return kUsage;
+  }
+  const std::string cmd = args[0];
+  args.erase(args.begin());
+  if (cmd == "help" && args.size() == 1) {  // help COMMAND: COMMAND --help
+    const auto rc = dispatch(args[0], {"--help"});
+    return rc ? *rc : unknown_command(args[0]);
+  }
+  if ((cmd == "--version" || cmd == "version" || cmd == "--help" || cmd == "-h" || cmd == "help") && !args.empty()) {
+    std::cerr << fmt::format("fastsim {}: takes no arguments\n", cmd);
+    return kUsage;
+  }
+  if (cmd == "--version" || cmd == "version") {
+    std::cout << "fastsim " << FASTSIM_VERSION << "\n";
+    return kOk;
+  }
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::cout << kUsageText;
+    return kOk;
+  }
+  const auto rc = dispatch(cmd, args);
+  return rc ? *rc : unknown_command(cmd);
 }

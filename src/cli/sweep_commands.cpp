@@ -28,6 +28,7 @@
 #include "fastsim/sweep/run_store.hpp"
 #include "fastsim/trace/atomic_file.hpp"
 #include "int_option.hpp"
+#include "overrides.hpp"
 #include "terminal_reporter.hpp"
 
 namespace fastsim::cli {
@@ -135,19 +136,35 @@ void print_failures(const fs::path& out, const std::vector<sweep::RunPlan>& runs
 
 }  // namespace
 
-bool parse_options(const char* cmd, const std::vector<std::string>& args, po::options_description& opts,
-                   const char* positional, po::variables_map& vm) {
+std::optional<int> parse_options(const char* cmd, const char* usage, const std::vector<std::string>& args,
+                                 po::options_description& opts, const char* positional, po::variables_map& vm) {
+  opts.add_options()("help,h", "print this help");
   po::positional_options_description pos;
-  pos.add(positional, 1);
+  if (positional != nullptr)
+    pos.add(positional, 1);
   try {
     po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+    if (vm.count("help")) {  // before the values are checked: --help always helps
+      std::cout << usage << "\n" << opts;
+      return kOk;
+    }
     po::notify(vm);
-    return true;
+    return std::nullopt;
   } catch (const po::error& e) {
-    std::cerr << fmt::format("fastsim {}: {}\n", cmd, e.what()) << opts;
-    return false;
+    std::cerr << fmt::format("fastsim {}: {}\n", cmd, e.what()) << usage << "\n" << opts;
+    return kUsage;
   }
 }
+
+namespace {
+
+const char* kSweepUsage =
+    "usage: fastsim sweep SPEC --out DIR [--backend local|slurm] [--jobs N] [--run-timeout S] [--dry-run]\n"
+    "                     [--resume] [--set /json/pointer=value ...] [--unset /json/pointer ...] [options]\n"
+    "  run a grid/zip of scenarios x replications (docs/sweeps.md); --unset, then --set, change the base\n"
+    "  scenario before the sweep's own values are set";
+
+}  // namespace
 
 int cmd_sweep(const std::vector<std::string>& args) {
   po::options_description opts("sweep options");
@@ -156,7 +173,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   unsigned run_timeout = sweep::kDefaultRunTimeoutS;
   sweep::SlurmOptions slurm;
   uint64_t max_runs = sweep::kDefaultMaxRuns;
-  std::vector<std::string> limits;
+  std::vector<std::string> limits, sets, unsets;
   opts.add_options()("spec", po::value(&spec_file), "sweep spec (JSON)")("out", po::value(&out), "sweep folder")(
       "backend", po::value(&backend), "local (default) or slurm")("jobs", int_in_range(&jobs, "jobs", 1, kMaxJobs),
                                                                   "local worker processes, 1 to 4096 (default: cores)")(
@@ -175,14 +192,19 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "slurm: split arrays at N tasks (default: the cluster's)")(
       "max-runs", int_in_range(&max_runs, "max-runs", 1, INT64_MAX), "refuse a sweep of more runs (default 100000)")(
       "limit", po::value(&limits)->composing(), "raise a run's resource limit NAME=VALUE (docs/limits.md)")(
+      "set", po::value(&sets)->composing(),
+      "set /json/pointer=value in the base scenario (before the sweep's grid and zip values)")(
+      "unset", po::value(&unsets)->composing(), "delete /json/pointer from the base scenario (before --set)")(
       "quiet,q", "no progress line");
   po::variables_map vm;
-  if (!parse_options("sweep", args, opts, "spec", vm))
-    return kUsage;
+  if (auto rc = parse_options("sweep", kSweepUsage, args, opts, "spec", vm))
+    return *rc;
   if (spec_file.empty() || out.empty()) {
-    std::cerr << "fastsim sweep: need a SPEC file and --out DIR\n" << opts;
+    std::cerr << "fastsim sweep: need a SPEC file and --out DIR\n" << kSweepUsage << "\n" << opts;
     return kUsage;
   }
+  if (!overrides_ok("sweep", sets, unsets))
+    return kUsage;
   if (backend != "local" && backend != "slurm") {
     std::cerr << fmt::format("fastsim sweep: --backend must be local or slurm, got \"{}\"\n", backend);
     return kUsage;
@@ -207,6 +229,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   std::vector<sweep::RunPlan> runs;
   try {
     spec_doc = config::load_json_file(spec_file);
+    override_base(spec_doc, fs::path(spec_file).parent_path(), sets, unsets);
     auto spec = sweep::parse_sweep_spec(spec_doc, fs::path(spec_file).parent_path().string());
     spec.limits = run_limits;
     if (slurm.dry_run && backend == "local") {
@@ -293,21 +316,32 @@ int cmd_sweep_task(const std::vector<std::string>& args) {
       "task", int_in_range(&task, "task", 0, kMaxArrayTasks), "array task index")(
       "pack", int_in_range(&pack, "pack", 1, kMaxPack), "runs per task");
   po::variables_map vm;
-  if (!parse_options("sweep-task", args, opts, "out", vm))
-    return kUsage;
+  const char* usage = "usage: fastsim sweep-task OUT --list FILE --task N --pack K (run by SLURM array tasks)";
+  if (auto rc = parse_options("sweep-task", usage, args, opts, "out", vm))
+    return *rc;
   if (out.empty() || list.empty()) {
-    std::cerr << "usage: fastsim sweep-task OUT --list FILE --task N --pack K (run by SLURM array tasks)\n";
+    std::cerr << usage << "\n";
     return kUsage;
   }
   TerminalReporter reporter(false);
   return sweep::run_task(out, list, task, pack, reporter);
 }
 
-int cmd_collect(const std::vector<std::string>& args) {
-  if (args.size() != 1) {
-    std::cerr << "usage: fastsim collect DIR\n";
+int cmd_collect(const std::vector<std::string>& cmd_args) {
+  po::options_description opts("collect options");
+  std::string folder;
+  opts.add_options()("dir", po::value(&folder), "sweep folder");
+  po::variables_map vm;
+  const char* usage =
+      "usage: fastsim collect DIR\n"
+      "  write runs.csv, flows.csv and aggregate.csv of the sweep in DIR (docs/sweeps.md)";
+  if (auto rc = parse_options("collect", usage, cmd_args, opts, "dir", vm))
+    return *rc;
+  if (folder.empty()) {
+    std::cerr << usage << "\n";
     return kUsage;
   }
+  const std::vector<std::string> args{folder};
   int rc = kOk;
   std::unique_ptr<sweep::FolderLock> lock;  // not in a folder without a sweep: collect says so
   if (fs::exists(fs::path(args[0]) / "sweep.json") && !(lock = lock_folder("collect", args[0], rc)))
@@ -345,10 +379,13 @@ int cmd_check(const std::vector<std::string>& args) {
                                                                       "worker processes, 1 to 4096 (default: cores)")(
       "quiet,q", "no progress line");
   po::variables_map vm;
-  if (!parse_options("check", args, opts, "baseline", vm))
-    return kUsage;
+  const char* usage =
+      "usage: fastsim check BASELINE.json [--results DIR] [--update] [--jobs N] [--quiet]\n"
+      "  run a regression baseline; exit 4 if a metric leaves its band (docs/sweeps.md)";
+  if (auto rc = parse_options("check", usage, args, opts, "baseline", vm))
+    return *rc;
   if (baseline_file.empty()) {
-    std::cerr << "usage: fastsim check BASELINE.json [--results DIR] [--update] [--jobs N]\n";
+    std::cerr << usage << "\n";
     return kUsage;
   }
   sweep::Baseline baseline;

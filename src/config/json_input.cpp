@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "fastsim/config/parse.hpp"
+#include "fastsim/config/suggest.hpp"
 
 namespace fastsim::config {
 
@@ -208,6 +209,70 @@ void apply_overrides(json& doc, const std::vector<std::string>& assignments) {
     // a key nobody asked for is then reported by the parser like any unknown key.
     if (auto error = set_at_pointer(doc, pointer, value.doc))
       issues.push_back(pointer == "/" ? Issue{option, *error} : Issue{pointer, "--set: " + *error});
+  }
+  if (!issues.empty())
+    throw ScenarioError(issues);
+}
+
+namespace {
+
+/// Deletes the value at `pointer`; a message if there is none.
+std::optional<std::string> remove_at_pointer(json& doc, const std::string& pointer) {
+  if (pointer.empty() || pointer[0] != '/')
+    return "expected a JSON pointer like /flows/0/start_jitter";
+  if (pointer == "/")
+    return "\"/\" names the key \"\" of the top-level object, not the whole document (which cannot be deleted)";
+  json::json_pointer ptr;
+  try {
+    ptr = json::json_pointer(pointer);
+  } catch (const json::exception& e) {
+    return fmt::format("not a JSON pointer: {}", e.what());
+  }
+  const std::string last = ptr.back();
+  const json::json_pointer parent_ptr = ptr.parent_pointer();
+  json* parent = nullptr;
+  try {
+    parent = doc.contains(parent_ptr) ? &doc.at(parent_ptr) : nullptr;
+  } catch (const json::exception&) {  // a non-numeric token into an array
+  }
+  if (parent != nullptr && parent->is_object()) {
+    if (parent->erase(last) == 1)
+      return std::nullopt;
+    std::vector<std::string> keys;
+    for (const auto& [key, value] : parent->items())
+      keys.push_back(key);
+    return fmt::format("nothing to delete: no key \"{}\"{} in {}", last, did_you_mean(last, keys),
+                       parent_ptr.empty() ? std::string("the document") : parent_ptr.to_string());
+  }
+  if (parent != nullptr && parent->is_array()) {
+    const bool digits =
+        !last.empty() && last.find_first_not_of("0123456789") == std::string::npos && (last == "0" || last[0] != '0');
+    uint64_t index = UINT64_MAX;
+    if (digits)
+      std::from_chars(last.data(), last.data() + last.size(), index);
+    if (index < parent->size()) {
+      parent->erase(static_cast<size_t>(index));
+      return std::nullopt;
+    }
+    return fmt::format("nothing to delete: {} has {} elements, no index \"{}\"", parent_ptr.to_string(), parent->size(),
+                       last);
+  }
+  return fmt::format("nothing to delete: {} does not exist", parent_ptr.to_string());
+}
+
+}  // namespace
+
+void apply_unsets(json& doc, const std::vector<std::string>& pointers) {
+  Issues issues;
+  for (const auto& p : pointers) {
+    if (!valid_utf8(p)) {
+      issues.push_back({"--unset " + quoted(p), "not valid UTF-8"});
+      continue;
+    }
+    if (auto error = remove_at_pointer(doc, p)) {
+      const bool located = p.size() > 1 && p[0] == '/';
+      issues.push_back(located ? Issue{p, "--unset: " + *error} : Issue{"--unset " + quoted(p), *error});
+    }
   }
   if (!issues.empty())
     throw ScenarioError(issues);

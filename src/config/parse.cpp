@@ -32,7 +32,7 @@ namespace {
 std::optional<Duration> read_run(Reader& top, Scenario& s, json& resolved) {
   s.name = top.string("name").value_or("scenario");
   s.description = top.string("description").value_or("");
-  if (auto v = top.integer("seed", 0, INT64_MAX))
+  if (auto v = top.integer("seed"))
     s.seed = static_cast<uint64_t>(*v);
   auto duration = top.duration("duration", true, true);
   if (duration)
@@ -50,8 +50,8 @@ std::optional<Duration> read_run(Reader& top, Scenario& s, json& resolved) {
   if (duration && s.warmup >= s.duration)
     top.error("warmup", "warmup must be shorter than duration");
   if (const json* m = top.get("metrics")) {
-    Reader mr(*m, "/metrics", top.issues());
-    if (auto v = mr.number("convergence_tolerance", 0.001, 1))
+    Reader mr(*m, "/metrics", top.issues(), "metrics");
+    if (auto v = mr.number("convergence_tolerance"))
       s.convergence_tolerance = *v;
     mr.finish();
   }
@@ -68,7 +68,7 @@ TcpSettings read_defaults(Reader& top, json& resolved) {
   TcpSettings defaults;
   TcpSettings echo = resolve_tcp(defaults, defaults);
   if (const json* d = top.get("defaults")) {
-    Reader dr(*d, "/defaults", top.issues());
+    Reader dr(*d, "/defaults", top.issues(), "defaults");
     defaults.stack = read_stack(dr);
     read_tcp(dr, defaults);
     echo = resolve_tcp(defaults, defaults);
@@ -116,7 +116,7 @@ void check_link_ids(const Scenario& s, Issues& issues) {
 Scenario parse_scenario(const json& doc) {
   Issues issues;
   Scenario s;
-  Reader top(doc, "", issues);
+  Reader top(doc, "", issues, "scenario");
   if (!top.is_object())
     throw ScenarioError(issues);
   json resolved = doc;

@@ -12,7 +12,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kMaxArrivalsPerSecond = 1e5;
+/// The most arrivals per second (the range of an arrival's "rate" in the key table).
+double max_arrivals_per_second() {
+  return find_key(object_spec("arrival"), "rate")->max;
+}
 
 std::optional<SizeDistribution> read_size(Reader& a) {
   const json* j = a.get("size");
@@ -22,10 +25,10 @@ std::optional<SizeDistribution> read_size(Reader& a) {
             "\"bounded_pareto\", ...})");
     return std::nullopt;
   }
-  Reader r(*j, a.path_of("size"), a.issues());
+  Reader r(*j, a.path_of("size"), a.issues(), "size_distribution");
   using Kind = SizeDistribution::Kind;
   SizeDistribution d;
-  const auto kind = r.choice("distribution", {"fixed", "exponential", "pareto", "bounded_pareto"});
+  const auto kind = r.choice("distribution");
   if (!kind && r.is_object() && r.get("distribution") == nullptr)
     r.error("distribution", "missing required key (\"fixed\", \"exponential\", \"pareto\" or \"bounded_pareto\")");
   bool ok = kind.has_value();
@@ -46,7 +49,7 @@ std::optional<SizeDistribution> read_size(Reader& a) {
     d.mean = static_cast<double>(mean.value_or(1));
   }
   if (kind && (d.kind == Kind::kPareto || d.kind == Kind::kBoundedPareto)) {
-    auto shape = r.number("shape", 0, 100);
+    auto shape = r.number("shape");
     if (!shape && r.get("shape") == nullptr)
       r.error("shape", "missing required key (the Pareto shape)");
     if (shape && d.kind == Kind::kPareto && *shape <= 1) {
@@ -70,7 +73,7 @@ std::optional<SizeDistribution> read_size(Reader& a) {
 void read_arrivals(Reader& top, Scenario& s, TrafficContext& ctx) {
   const json* list = read_list(top, "arrivals", "arrival processes");
   for (size_t i = 0; list != nullptr && i < list->size(); ++i) {
-    Reader r((*list)[i], fmt::format("/arrivals/{}", i), top.issues());
+    Reader r((*list)[i], fmt::format("/arrivals/{}", i), top.issues(), "arrival");
     ArrivalSpec a;
     a.id = r.id("id", true).value_or("");
     a.json_index = i;
@@ -79,8 +82,8 @@ void read_arrivals(Reader& top, Scenario& s, TrafficContext& ctx) {
     json params_echo;  // (arrival processes echo no parameters)
     const std::optional<tcp::Stack> own_stack = read_stack(r);
     read_algorithm(r, tmpl, params_echo, effective_stack(own_stack, ctx.defaults));
-    a.flows_per_s = r.number("rate", 1e-9, kMaxArrivalsPerSecond);
-    a.load = r.number("load", 1e-9, 10);
+    a.flows_per_s = r.number("rate");
+    a.load = r.number("load");
     if ((r.get("rate") != nullptr) == (r.get("load") != nullptr) && r.is_object())  // (bad values: reported above)
       r.error("", "give exactly one of \"rate\" (flows per second) and \"load\" (fraction of the bottleneck rate)");
     auto size = read_size(r);
@@ -99,8 +102,8 @@ void read_arrivals(Reader& top, Scenario& s, TrafficContext& ctx) {
         paths_ok = false;
       } else {
         for (size_t k = 0; k < pl->size(); ++k) {
-          Reader pr((*pl)[k], fmt::format("/arrivals/{}/paths/{}", i, k), top.issues());
-          const double w = pr.number("weight", 1e-9, 1e9).value_or(1.0);
+          Reader pr((*pl)[k], fmt::format("/arrivals/{}/paths/{}", i, k), top.issues(), "path");
+          const double w = pr.number("weight").value_or(1.0);
           auto p = read_placement(pr, ctx.topology, ctx.node_ids, "path");
           pr.finish();
           if (p) {
@@ -147,7 +150,7 @@ void check_arrival_loads(const Scenario& s, Issues& issues) {
     if (!a.load)
       continue;
     const double rate = *a.load * bottleneck->link.rate.to_double() / (8.0 * a.size.mean_bytes());
-    if (rate > kMaxArrivalsPerSecond) {
+    if (rate > max_arrivals_per_second()) {
       issues.push_back({fmt::format("/arrivals/{}/load", a.json_index),
                         fmt::format("load {} of {} with a mean size of {:.6g} B is {:.3g} arrivals per second; at most "
                                     "1e5 are allowed",

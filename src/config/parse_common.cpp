@@ -9,12 +9,6 @@ namespace fastsim::config::detail {
 
 using nlohmann::json;
 
-namespace {
-
-constexpr int64_t kMaxCount = 100000;
-
-}  // namespace
-
 Timing read_timing(Reader& r) {
   Timing t;
   t.start = r.duration("start").value_or(Duration::zero());
@@ -45,7 +39,7 @@ void check_timing(Reader& r, const Timing& t, std::optional<Duration> duration) 
 }
 
 std::optional<int64_t> read_count(Reader& r) {
-  return r.integer("count", 1, kMaxCount);
+  return r.integer("count");
 }
 
 bool claim_id(Reader& r, const std::string& id, TrafficContext& ctx) {

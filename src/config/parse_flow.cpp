@@ -19,7 +19,7 @@ std::optional<OnOffPeriods> read_on_off(Reader& flow) {
   const json* j = flow.get("on_off");
   if (j == nullptr)
     return std::nullopt;
-  Reader r(*j, flow.path_of("on_off"), flow.issues());
+  Reader r(*j, flow.path_of("on_off"), flow.issues(), "on_off");
   auto on = r.duration("on", true, true);
   auto off = r.duration("off", true, true);
   r.finish();
@@ -97,7 +97,7 @@ void read_flows(Reader& top, Scenario& s, TrafficContext& ctx, json& resolved) {
     return;
   }
   for (size_t i = 0; i < flows->size(); ++i) {
-    Reader fr((*flows)[i], fmt::format("/flows/{}", i), top.issues());
+    Reader fr((*flows)[i], fmt::format("/flows/{}", i), top.issues(), "flow");
     read_flow(fr, i, s, ctx, resolved);
   }
 }

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "fastsim/config/suggest.hpp"
 #include "fastsim/tcp/tcp_settings.hpp"
 #include "parse_parts.hpp"
 
@@ -39,6 +40,12 @@ cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& e
       if (!spec.choices.empty()) {
         if (auto v = pr.choice(spec.name, spec.choices))
           values.set_choice(spec.name, spec.choices.at(*v));
+      } else if (cc::is_duration_param(spec)) {
+        if (auto v = pr.seconds(spec.name, spec.min, spec.max))
+          values.set(spec.name, *v);
+      } else if (cc::is_switch_param(spec)) {
+        if (auto v = pr.switch_value(spec.name))
+          values.set(spec.name, *v ? 1 : 0);
       } else if (auto v = pr.number(spec.name, spec.min, spec.max)) {
         values.set(spec.name, *v);
       }
@@ -51,7 +58,8 @@ cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& e
           std::vector<std::string> names;
           for (const auto& s : algo->params)
             names.push_back(s.name);
-          pr.error(key, fmt::format("unknown parameter \"{}\" for algorithm \"{}\"; allowed: {}", key, algo->name,
+          pr.error(key, fmt::format("unknown parameter \"{}\"{} for algorithm \"{}\"; allowed: {}", key,
+                                    did_you_mean(key, names), algo->name,
                                     names.empty() ? "(none)" : fmt::format("{}", fmt::join(names, ", "))));
         }
       }
@@ -83,7 +91,7 @@ tcp::TcpConfig TcpSettings::resolved() const {
 }
 
 std::optional<tcp::Stack> read_stack(Reader& r) {
-  if (auto v = r.choice("stack", tcp::stack_names()))
+  if (auto v = r.choice("stack"))
     return tcp::kStacks[*v];
   return std::nullopt;
 }
@@ -203,8 +211,13 @@ json tcp_to_json(const TcpSettings& s) {
 const cc::AlgorithmInfo* read_algorithm(Reader& r, FlowSpec& f, json& params_echo, tcp::Stack stack) {
   f.algorithm = r.string("algorithm").value_or("reno");
   const cc::AlgorithmInfo* algo = cc::find_algorithm(f.algorithm);
-  if (algo == nullptr)
-    r.error("algorithm", fmt::format("unknown algorithm \"{}\"; allowed: {}", f.algorithm, cc::algorithm_names()));
+  if (algo == nullptr) {
+    std::vector<std::string> names;
+    for (const auto& a : cc::algorithms())
+      names.push_back(a.name);
+    r.error("algorithm", fmt::format("unknown algorithm \"{}\"{}; allowed: {}", f.algorithm,
+                                     did_you_mean(f.algorithm, names), cc::algorithm_names()));
+  }
   f.params = read_params(r, algo, params_echo, stack);
   return algo;
 }

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "fastsim/config/limits.hpp"
+#include "fastsim/config/suggest.hpp"
 
 namespace fastsim::config {
 
@@ -26,7 +27,8 @@ std::optional<std::string> set_limit(Limits& limits, std::string_view assignment
   } else if (name == "interval-flows") {
     target = &limits.interval_flow_entries;
   } else {
-    return fmt::format("--limit: unknown limit \"{}\" (one of memory, trace-bytes, packets, interval-flows)", name);
+    return fmt::format("--limit: unknown limit \"{}\"{} (one of memory, trace-bytes, packets, interval-flows)", name,
+                       did_you_mean(name, {"memory", "trace-bytes", "packets", "interval-flows"}));
   }
   if (value == "none") {
     *target = UINT64_MAX;

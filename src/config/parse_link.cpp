@@ -15,23 +15,23 @@ std::optional<net::RedParams> read_red(Reader& link) {
   const json* j = link.get("red");
   if (j == nullptr)
     return std::nullopt;
-  Reader r(*j, link.path_of("red"), link.issues());
+  Reader r(*j, link.path_of("red"), link.issues(), "red");
   net::RedParams p;
-  auto min_th = r.number("min_th", 0, 1e9);
-  auto max_th = r.number("max_th", 0, 1e9);
+  auto min_th = r.number("min_th");
+  auto max_th = r.number("max_th");
   if (!min_th && r.is_object() && r.get("min_th") == nullptr)
     r.error("min_th", "missing required key (RED's lower threshold, packets)");
   if (!max_th && r.is_object() && r.get("max_th") == nullptr)
     r.error("max_th", "missing required key (RED's upper threshold, packets)");
   p.min_th = min_th.value_or(p.min_th);
   p.max_th = max_th.value_or(p.max_th);
-  if (auto v = r.number("max_p", 1e-9, 1))
+  if (auto v = r.number("max_p"))
     p.max_p = *v;
-  if (auto v = r.number("weight", 1e-9, 1))
+  if (auto v = r.number("weight"))
     p.weight = *v;
   if (auto v = r.boolean("gentle"))
     p.gentle = *v;
-  if (auto v = r.integer("mean_packet_size", 28, 65535))
+  if (auto v = r.integer("mean_packet_size"))
     p.mean_packet_size = static_cast<uint32_t>(*v);
   r.finish();
   if (min_th && max_th && *max_th <= *min_th) {
@@ -52,7 +52,7 @@ std::optional<net::LinkConfig> read_link_model(Reader& r, const std::string& id,
   if (delay_key != DelayKey::kAbsent)
     delay = r.duration("delay", delay_required);
   auto buf = r.buffer("buffer", true);
-  auto loss = r.number("loss_rate", 0, 1);
+  auto loss = r.number("loss_rate");
   net::LinkConfig c;
   c.id = id;
   c.rate = rate.value_or(Rate{});
@@ -61,7 +61,7 @@ std::optional<net::LinkConfig> read_link_model(Reader& r, const std::string& id,
   c.loss_rate = loss.value_or(0);
   bool ok = rate && (delay || !delay_required) && buf;
   if (const json* d = r.get("dummynet")) {
-    Reader dr(*d, r.path_of("dummynet"), r.issues());
+    Reader dr(*d, r.path_of("dummynet"), r.issues(), "dummynet");
     auto tick = dr.duration("tick", true, true);
     dr.finish();
     if (tick && *tick > Duration::seconds_int(1)) {

@@ -57,10 +57,10 @@ std::optional<Placement> read_placement(Reader& r, const TopologyRead& t, const 
     pl.rtt = r.duration("rtt", dumbbell, true).value_or(Duration::zero());
     if (dumbbell && pl.rtt == Duration::zero())
       ok = false;
-    if (auto v = r.integer("txqueuelen", 1, 1'000'000'000))
+    if (auto v = r.integer("txqueuelen"))
       pl.txqueuelen = static_cast<uint64_t>(*v);
     if (dumbbell) {
-      if (auto d = r.choice("direction", {"forward", "reverse"}))
+      if (auto d = r.choice("direction"))
         pl.reverse = *d == 1;
     } else if (t.parking_lot) {
       read_hops(r, *t.parking_lot, pl, ok);

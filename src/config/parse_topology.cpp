@@ -17,11 +17,11 @@ using nlohmann::json;
 namespace {
 
 std::optional<DumbbellShape> read_dumbbell(const json& j, const std::string& path, Issues& issues) {
-  Reader r(j, path, issues);
+  Reader r(j, path, issues, "dumbbell");
   DumbbellShape d;
   bool ok = r.is_object();
   if (const json* b = r.get("bottleneck")) {
-    Reader br(*b, r.path_of("bottleneck"), issues);
+    Reader br(*b, r.path_of("bottleneck"), issues, "link_model");
     auto c = read_link_model(br, "bottleneck", DelayKey::kRequired);
     br.finish();
     ok = ok && c.has_value();
@@ -33,7 +33,7 @@ std::optional<DumbbellShape> read_dumbbell(const json& j, const std::string& pat
     ok = false;
   }
   if (const json* a = r.get("access")) {
-    Reader ar(*a, r.path_of("access"), issues);
+    Reader ar(*a, r.path_of("access"), issues, "access_link");
     auto c = read_link_model(ar, "access", DelayKey::kAbsent);
     ar.finish();
     ok = ok && c.has_value();
@@ -50,19 +50,22 @@ std::optional<DumbbellShape> read_dumbbell(const json& j, const std::string& pat
   return d;
 }
 
-constexpr int64_t kMaxHops = 64;
+/// The most hops of a parking lot (its "count" range in the key table).
+int64_t max_hops() {
+  return static_cast<int64_t>(find_key(object_spec("parking_lot"), "count")->max);
+}
 
 /// "parking_lot": {"hops": [link, ...]} or {"hop": link, "count": L}, plus "access".
 /// Adds routers r0 .. rL and links hop1 .. hopL (r(i-1) -> ri, monitored) with their
 /// reverse hopi_rev.
 std::optional<ParkingLotShape> read_parking_lot(const json& j, const std::string& path, Scenario& s, Issues& issues) {
-  Reader r(j, path, issues);
+  Reader r(j, path, issues, "parking_lot");
   ParkingLotShape shape;
   bool ok = r.is_object();
   std::vector<net::LinkConfig> hops;
   const json* list = r.get("hops");
   const json* one = r.get("hop");
-  auto count = r.integer("count", 1, kMaxHops);
+  auto count = r.integer("count");
   if ((list != nullptr) == (one != nullptr)) {
     if (r.is_object())
       r.error("", "give either \"hops\" (an array of links) or \"hop\" (one link) with \"count\"");
@@ -70,12 +73,12 @@ std::optional<ParkingLotShape> read_parking_lot(const json& j, const std::string
   } else if (list != nullptr) {
     if (count)
       r.error("count", "\"count\" goes with \"hop\", not with \"hops\"");
-    if (!list->is_array() || list->empty() || list->size() > static_cast<size_t>(kMaxHops)) {
-      r.error("hops", fmt::format("expected an array of 1 to {} links, got {}", kMaxHops, list->dump()));
+    if (!list->is_array() || list->empty() || list->size() > static_cast<size_t>(max_hops())) {
+      r.error("hops", fmt::format("expected an array of 1 to {} links, got {}", max_hops(), list->dump()));
       ok = false;
     } else {
       for (size_t i = 0; i < list->size(); ++i) {
-        Reader hr((*list)[i], fmt::format("{}/hops/{}", path, i), issues);
+        Reader hr((*list)[i], fmt::format("{}/hops/{}", path, i), issues, "link_model");
         auto c = read_link_model(hr, fmt::format("hop{}", i + 1), DelayKey::kRequired);
         hr.finish();
         ok = ok && c.has_value();
@@ -86,10 +89,10 @@ std::optional<ParkingLotShape> read_parking_lot(const json& j, const std::string
   } else {
     if (!count) {
       if (r.get("count") == nullptr)
-        r.error("count", "missing required key (the number of hops, 1 to 64, with \"hop\")");
+        r.error("count", fmt::format("missing required key (the number of hops, 1 to {}, with \"hop\")", max_hops()));
       ok = false;
     }
-    Reader hr(*one, r.path_of("hop"), issues);
+    Reader hr(*one, r.path_of("hop"), issues, "link_model");
     auto c = read_link_model(hr, "hop", DelayKey::kRequired);
     hr.finish();
     ok = ok && c.has_value();
@@ -99,7 +102,7 @@ std::optional<ParkingLotShape> read_parking_lot(const json& j, const std::string
     }
   }
   if (const json* a = r.get("access")) {
-    Reader ar(*a, r.path_of("access"), issues);
+    Reader ar(*a, r.path_of("access"), issues, "link_model");
     auto c = read_link_model(ar, "access", DelayKey::kOptional);
     ar.finish();
     ok = ok && c.has_value();
@@ -212,11 +215,9 @@ void read_nodes(Reader& tr, const json& nodes, Scenario& s, TopologyRead& result
         id.reset();
       }
     } else if (n.is_object()) {
-      Reader nr(n, p, tr.issues());
+      Reader nr(n, p, tr.issues(), "node");
       id = nr.id("id", true);
-      if (auto kind = nr.string("kind"); kind && *kind != "host" && *kind != "router") {
-        nr.error("kind", fmt::format("expected \"host\" or \"router\", got \"{}\"", *kind));
-      }
+      (void)nr.choice("kind");
       nr.finish();
     } else {
       tr.issues().push_back({p, fmt::format("expected a node id string or {{\"id\", \"kind\"}}, got {}", n.dump())});
@@ -241,7 +242,7 @@ void read_links(Reader& tr, const json& links, Scenario& s, TopologyRead& result
   const std::set<std::string> nodes(s.nodes.begin(), s.nodes.end());
   std::set<std::string> ids;
   for (size_t i = 0; i < links.size(); ++i) {
-    Reader lr(links[i], fmt::format("/topology/links/{}", i), tr.issues());
+    Reader lr(links[i], fmt::format("/topology/links/{}", i), tr.issues(), "link");
     auto id = lr.id("id", true);
     auto from = lr.string("from", true);
     auto to = lr.string("to", true);
@@ -287,7 +288,7 @@ TopologyRead read_topology(Reader& top, Scenario& s) {
               "{\"nodes\", \"links\"})");
     return result;
   }
-  Reader tr(*t, "/topology", top.issues());
+  Reader tr(*t, "/topology", top.issues(), "topology");
   const json* db = tr.get("dumbbell");
   const json* pl = tr.get("parking_lot");
   const json* nodes = tr.get("nodes");

@@ -12,23 +12,23 @@ using nlohmann::json;
 void read_udp(Reader& top, Scenario& s, TrafficContext& ctx) {
   const json* list = read_list(top, "udp", "UDP sources");
   for (size_t i = 0; list != nullptr && i < list->size(); ++i) {
-    Reader r((*list)[i], fmt::format("/udp/{}", i), top.issues());
+    Reader r((*list)[i], fmt::format("/udp/{}", i), top.issues(), "udp");
     UdpSpec u;
     u.path.id = r.id("id", true).value_or("");
     u.entry_id = u.path.id;
     u.path.json_index = i;
-    const auto type = r.choice("type", {"cbr", "burst", "pareto"});
+    const auto type = r.choice("type");
     u.type = static_cast<UdpSpec::Type>(type.value_or(0));
     // A burst goes at the line rate of its first link unless a rate is given.
     u.rate = r.rate("rate", u.type != UdpSpec::Type::kBurst).value_or(Rate{});
-    if (auto v = r.integer("packet_size", 28, 65535))
+    if (auto v = r.integer("packet_size"))
       u.packet_size = static_cast<uint32_t>(*v);
     const Timing timing = read_timing(r);
     u.start = timing.start;
     u.stop = timing.stop;
     const std::optional<int64_t> count = read_count(r);
     if (u.type == UdpSpec::Type::kParetoOnOff) {
-      if (auto v = r.number("shape", 0, 100)) {
+      if (auto v = r.number("shape")) {
         if (*v <= 1.0) {
           r.error("shape", fmt::format("shape {} gives an infinite mean: a Pareto on/off source needs shape > 1", *v));
         } else {

@@ -20,6 +20,28 @@ struct UnitFactor {
   double factor;
 };
 
+const std::vector<UnitFactor>& duration_units() {
+  static const std::vector<UnitFactor> units = {{"s", 1},      {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9},
+                                                {"ps", 1e-12}, {"min", 60},  {"h", 3600}};
+  return units;
+}
+
+const std::vector<UnitFactor>& rate_units() {
+  static const std::vector<UnitFactor> units = {{"bps", 1},      {"kbps", 1e3},   {"Mbps", 1e6},   {"Gbps", 1e9},
+                                                {"Tbps", 1e12},  {"bit/s", 1},    {"kbit/s", 1e3}, {"Mbit/s", 1e6},
+                                                {"Gbit/s", 1e9}, {"Tbit/s", 1e12}};
+  return units;
+}
+
+const std::vector<UnitFactor>& size_units() {
+  static const std::vector<UnitFactor> units = {
+      {"B", 1},        {"KB", 1e3},        {"MB", 1e6},           {"GB", 1e9},
+      {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"kB", 1e3}};
+  return units;
+}
+
+const std::vector<std::string_view> kPacketUnits = {"pkt", "pkts", "packets", "p"};
+
 /// Splits "1.5ms" into 1.5 and "ms"; false if there is no leading number.
 bool split_number(const std::string& s, double& value, std::string& unit) {
   size_t used = 0;
@@ -79,6 +101,18 @@ Parsed<double> parse_quantity(const nlohmann::json& j, const std::vector<UnitFac
 
 }  // namespace
 
+std::vector<std::string> unit_suffixes(Quantity q) {
+  std::vector<std::string> out;
+  if (q == Quantity::kPackets) {
+    out.assign(kPacketUnits.begin(), kPacketUnits.end());
+    return out;
+  }
+  const auto& units = q == Quantity::kDuration ? duration_units() : q == Quantity::kRate ? rate_units() : size_units();
+  for (const auto& u : units)
+    out.emplace_back(u.suffix);
+  return out;
+}
+
 Parsed<int64_t> parse_integer(const nlohmann::json& j, int64_t min, int64_t max) {
   const bool integral =
       j.is_number_integer() || (j.is_number_float() && std::isfinite(j.get<double>()) &&
@@ -95,45 +129,37 @@ Parsed<int64_t> parse_integer(const nlohmann::json& j, int64_t min, int64_t max)
 }
 
 Parsed<Duration> parse_duration(const nlohmann::json& j) {
-  static const std::vector<UnitFactor> units = {{"s", 1},      {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9},
-                                                {"ps", 1e-12}, {"min", 60},  {"h", 3600}};
-  auto q = parse_quantity(j, units, "a duration like \"100ms\" or a number of seconds");
+  auto q = parse_quantity(j, duration_units(), "a duration like \"100ms\" or a number of seconds");
   if (auto* err = std::get_if<std::string>(&q))
     return *err;
   const double s = std::get<double>(q);
   if (s < 0)
     return fmt::format("expected a duration like \"100ms\", got {} (negative)", j.dump());
-  if (s > 1e6)
+  if (s > kMaxDurationSeconds)
     return fmt::format("duration {} is too long (at most 1e6 s)", j.dump());
   return Duration::seconds(s);
 }
 
 Parsed<Rate> parse_rate(const nlohmann::json& j) {
-  static const std::vector<UnitFactor> units = {{"bps", 1},      {"kbps", 1e3},   {"Mbps", 1e6},   {"Gbps", 1e9},
-                                                {"Tbps", 1e12},  {"bit/s", 1},    {"kbit/s", 1e3}, {"Mbit/s", 1e6},
-                                                {"Gbit/s", 1e9}, {"Tbit/s", 1e12}};
-  auto q = parse_quantity(j, units, "a rate like \"100Mbps\" or a number of bits/s");
+  auto q = parse_quantity(j, rate_units(), "a rate like \"100Mbps\" or a number of bits/s");
   if (auto* err = std::get_if<std::string>(&q))
     return *err;
   const double bps = std::get<double>(q);
-  if (bps < 1)
+  if (bps < kMinRateBps)
     return fmt::format("expected a positive rate like \"100Mbps\", got {}", j.dump());
-  if (bps > 1e13)
+  if (bps > kMaxRateBps)
     return fmt::format("rate {} is above the supported 10 Tb/s", j.dump());
   return Rate{static_cast<uint64_t>(std::llround(bps))};
 }
 
 Parsed<uint64_t> parse_size(const nlohmann::json& j) {
-  static const std::vector<UnitFactor> units = {
-      {"B", 1},        {"KB", 1e3},        {"MB", 1e6},           {"GB", 1e9},
-      {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}, {"kB", 1e3}};
-  auto q = parse_quantity(j, units, "a size like \"1.5MB\" or a number of bytes");
+  auto q = parse_quantity(j, size_units(), "a size like \"1.5MB\" or a number of bytes");
   if (auto* err = std::get_if<std::string>(&q))
     return *err;
   const double b = std::get<double>(q);
-  if (b < 1)
+  if (b < kMinSizeBytes)
     return fmt::format("expected a positive size like \"1.5MB\", got {}", j.dump());
-  if (b > 1e15)
+  if (b > kMaxSizeBytes)
     return fmt::format("size {} is too large", j.dump());
   return static_cast<uint64_t>(std::llround(b));
 }
@@ -143,8 +169,8 @@ Parsed<net::BufferLimit> parse_buffer(const nlohmann::json& j) {
     double value = 0;
     std::string unit;
     if (split_number(j.get<std::string>(), value, unit) &&
-        (unit == "pkt" || unit == "pkts" || unit == "packets" || unit == "p")) {
-      if (value < 1 || value != std::floor(value) || value > 1e9) {
+        std::find(kPacketUnits.begin(), kPacketUnits.end(), unit) != kPacketUnits.end()) {
+      if (value < 1 || value != std::floor(value) || value > kMaxBufferPackets) {
         return fmt::format("expected a whole number of packets >= 1 like \"2000pkt\", got {}", j.dump());
       }
       return net::BufferLimit{static_cast<uint64_t>(value), 0};

@@ -148,7 +148,20 @@ TEST_CASE("malformed scenarios fail with the JSON path and never crash", "[cli][
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "ctcp", "params": {"k": 3}})",
        "/flows/0/params/k: expected a number in [0.1, 1.5]"},
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "cubic", "params": {"tcp_friendly": 0.5}})",
-       "/flows/0/params/tcp_friendly: must be 0 or 1"},
+       "/flows/0/params/tcp_friendly: expected true or false (JSON booleans, as every switch of a scenario), got "
+       "0.5"},
+      {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "cubic", "params": {"tcp_friendly": "yes"}})",
+       "/flows/0/params/tcp_friendly: expected true or false (JSON booleans, as every switch of a scenario), got "
+       "\"yes\""},
+      {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "cubic", "params": {"fast_convergence": "on"}})",
+       "/flows/0/params/fast_convergence: expected true or false"},
+      {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "fast", "params": {"mi_qdelay": "-1ms"}})",
+       "/flows/0/params/mi_qdelay: expected a duration in [0, 10] seconds, like \"10ms\" or a number of seconds, "
+       "got \"-1ms\""},
+      {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "fast", "params": {"t_eps": "1h"}})",
+       "/flows/0/params/t_eps: expected a duration in [0, 100] seconds"},
+      {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "fast", "params": {"update_interval": "10 parsecs"}})",
+       "/flows/0/params/update_interval: expected a duration in [0, 100] seconds"},
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "cubic", "params": {"c": 0}})",
        "/flows/0/params/c: expected a number in"},
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "vegas", "params": {"alpha": 5}})",
@@ -631,4 +644,159 @@ TEST_CASE("validate shows the run's duration as written", "[cli]") {
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("links, 0.2 s)"));
+}
+
+TEST_CASE("every subcommand prints its usage on --help, -h and help COMMAND, exit 0", "[cli][help]") {
+  for (const std::string cmd : {"run", "validate", "algorithms", "sweep", "collect", "check", "schema", "sweep-task"}) {
+    for (const std::string& form :
+         {kBinary + " " + cmd + " --help", kBinary + " " + cmd + " -h", kBinary + " help " + cmd}) {
+      const auto r = run_command(form);
+      INFO(form << "\n" << r.output);
+      CHECK(r.exit_code == 0);
+      CHECK_THAT(r.output, Catch::StartsWith("usage: fastsim " + cmd));
+      CHECK_THAT(r.output, Catch::Contains("--help"));  // the options are listed
+    }
+  }
+  // --help wins over missing arguments; wrong arguments stay usage errors.
+  CHECK(run_command(kBinary + " check --help --jobs 0").exit_code == 0);
+  CHECK(run_command(kBinary + " collect").exit_code == 2);
+  CHECK(run_command(kBinary + " collect a b").exit_code == 2);
+  CHECK(run_command(kBinary + " algorithms --bogus").exit_code == 2);
+  CHECK(run_command(kBinary + " schema extra").exit_code == 2);
+  const auto typo = run_command(kBinary + " valdate x.json");
+  CHECK(typo.exit_code == 2);
+  CHECK_THAT(typo.output, Catch::Contains("unknown command \"valdate\" (did you mean \"validate\"?)"));
+  const auto help_typo = run_command(kBinary + " help swep");
+  CHECK(help_typo.exit_code == 2);
+  CHECK_THAT(help_typo.output, Catch::Contains("(did you mean \"sweep\"?)"));
+}
+
+TEST_CASE("misspelt keys, values, algorithms, parameters and limits get a suggestion", "[cli][suggest]") {
+  const std::string demo = kSource + "/configs/demo.json";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--set /duraton=10s", "/duraton: unknown key \"duraton\" (did you mean \"duration\"?); allowed keys here:"},
+      {"--set /topology/dumbbell/bottleneck/bufer=10pkt",
+       "/topology/dumbbell/bottleneck/bufer: unknown key \"bufer\" (did you mean \"buffer\"?)"},
+      {"--set /flows/0/algorithm=cubc", "/flows/0/algorithm: unknown algorithm \"cubc\" (did you mean \"cubic\"?)"},
+      {"--set /flows/0/direction=forwrd",
+       "/flows/0/direction: expected one of \"forward\", \"reverse\", got \"forwrd\" (did you mean \"forward\"?)"},
+      {"--set /defaults/stack=Linux", "got \"Linux\" (did you mean \"linux\"?)"},
+      {"--set /flows/1/params/decrese=0.4",
+       "/flows/1/params/decrese: unknown parameter \"decrese\" (did you mean \"decrease\"?) for algorithm \"reno\""},
+      {"--set /defaults/sak=true", "/defaults/sak: unknown key \"sak\" (did you mean \"sack\"?)"},
+  };
+  for (const auto& [args, expected] : cases) {
+    const auto r = run_command(kBinary + " validate " + demo + " " + args);
+    INFO(args << "\n" << r.output);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output, Catch::Contains(expected));
+  }
+  // Nothing close: no suggestion.
+  const auto far = run_command(kBinary + " validate " + demo + " --set /flows/0/algorithm=tahoe");
+  CHECK(far.exit_code == 1);
+  CHECK(far.output.find("did you mean") == std::string::npos);
+  const auto limit = run_command(kBinary + " validate " + demo + " --limit memry=1G");
+  CHECK(limit.exit_code == 2);
+  CHECK_THAT(limit.output, Catch::Contains("unknown limit \"memry\" (did you mean \"memory\"?)"));
+}
+
+TEST_CASE("--unset deletes a key or an array element before --set applies", "[cli][unset]") {
+  const std::string demo = kSource + "/configs/demo.json";
+  const auto two = run_command(kBinary + " validate " + demo);
+  REQUIRE(two.exit_code == 0);
+  CHECK_THAT(two.output, Catch::Contains("ok (2 flows"));
+  const auto one = run_command(kBinary + " validate " + demo + " --unset /flows/1");
+  INFO(one.output);
+  CHECK(one.exit_code == 0);
+  CHECK_THAT(one.output, Catch::Contains("ok (1 flows"));
+  // A required key deleted: the scenario says so.
+  const auto dur = run_command(kBinary + " validate " + demo + " --unset /duration");
+  CHECK(dur.exit_code == 1);
+  CHECK_THAT(dur.output, Catch::Contains("/duration: missing required key"));
+  // Deletions first: the --set value survives an --unset of the same key, whatever the order.
+  const auto order = run_command(kBinary + " validate " + demo + " --set /flows/9=1 --unset /flows/1");
+  CHECK(order.exit_code == 1);
+  CHECK_THAT(order.output, Catch::Contains("/flows has 1 elements: index 9 is past the end"));
+  // Nothing there to delete: an error naming the pointer, with a suggestion.
+  const auto missing = run_command(kBinary + " validate " + demo + " --unset /flows/0/rtx");
+  CHECK(missing.exit_code == 1);
+  CHECK_THAT(missing.output,
+             Catch::Contains("/flows/0/rtx: --unset: nothing to delete: no key \"rtx\" (did you mean \"rtt\"?)"));
+  const auto index = run_command(kBinary + " validate " + demo + " --unset /flows/2");
+  CHECK(index.exit_code == 1);
+  CHECK_THAT(index.output, Catch::Contains("/flows/2: --unset: nothing to delete: /flows has 2 elements"));
+  const auto deep = run_command(kBinary + " validate " + demo + " --unset /nope/deeper");
+  CHECK(deep.exit_code == 1);
+  CHECK_THAT(deep.output, Catch::Contains("nothing to delete: /nope does not exist"));
+  // Not a pointer: a usage error.
+  CHECK(run_command(kBinary + " validate " + demo + " --unset duration").exit_code == 2);
+  CHECK(run_command(kBinary + " validate " + demo + " --unset /").exit_code == 2);
+  // run takes it too.
+  const fs::path out = temp_dir("unset-run");
+  const auto run = run_command(kBinary + " run " + demo + " --out " + out.string() +
+                               " --quiet --unset /flows/1 --unset /sample_interval --set /duration=2s");
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const auto summary = nlohmann::json::parse(read_file(out / "summary.json"));
+  CHECK(summary["flows"].size() == 1);
+  fs::remove_all(out);
+}
+
+TEST_CASE("fastsim schema prints a draft 2020-12 JSON Schema made from the validator's tables", "[cli][schema]") {
+  const auto r = run_command(kBinary + " schema");
+  REQUIRE(r.exit_code == 0);
+  const auto schema = nlohmann::json::parse(r.output);
+  CHECK(schema["$schema"] == "https://json-schema.org/draft/2020-12/schema");
+  const auto& defs = schema["$defs"];
+  const auto& top = defs["scenario"];
+  CHECK(top["additionalProperties"] == false);
+  CHECK(top["required"] == nlohmann::json({"duration", "topology"}));
+  // Every algorithm has its parameters, keyed on its name.
+  for (const auto& a : fastsim::cc::algorithms()) {
+    INFO(a.name);
+    REQUIRE(defs.contains("params_" + a.name));
+    CHECK(defs["params_" + a.name]["properties"].size() == a.params.size());
+  }
+  CHECK(defs["flow"]["properties"]["algorithm"]["enum"].size() == fastsim::cc::algorithms().size());
+  CHECK(defs["flow"]["allOf"].size() == fastsim::cc::algorithms().size() + 1);
+  // Ranges and choices as the validator has them.
+  CHECK(defs["link_model"]["properties"]["loss_rate"]["maximum"] == 1);
+  CHECK(defs["defaults"]["properties"]["stack"]["enum"] == nlohmann::json({"rfc", "linux", "ns2"}));
+  CHECK(defs["defaults"]["properties"].contains("sack"));  // TCP settings from their table
+  CHECK_THAT(defs["duration"].dump(), Catch::Contains("ms|"));
+  CHECK_FALSE(defs["access_link"]["properties"].contains("delay"));  // the dumbbell's access delay comes per flow
+}
+
+TEST_CASE("algorithm parameters in seconds take durations; switches take true and false", "[cli][params]") {
+  const std::string scenario = kSource + "/configs/fast-testbed.json";
+  const fs::path dir = temp_dir("param-units");
+  // The same run with seconds written as numbers and as durations: the same resolved values.
+  auto resolved_params = [&](const std::string& sets) {
+    const fs::path out = dir / std::to_string(std::hash<std::string>{}(sets));
+    const auto r = run_command(kBinary + " run " + scenario + " --out " + out.string() +
+                               " --quiet --set /duration=1s --set /warmup=0s " + sets);
+    INFO(sets << "\n" << r.output);
+    REQUIRE(r.exit_code == 0);
+    return nlohmann::json::parse(read_file(out / "summary.json"))["scenario"]["flows"][0]["params"];
+  };
+  const auto as_numbers =
+      resolved_params("--set /flows/0/params/update_interval=0.01 --set /flows/0/params/mi_qdelay=0.0005");
+  const auto as_durations =
+      resolved_params("--set /flows/0/params/update_interval=10ms --set /flows/0/params/mi_qdelay=500us");
+  CHECK(as_numbers["update_interval"] == 0.01);
+  CHECK(as_durations["update_interval"].get<double>() == Approx(0.01).epsilon(1e-12));
+  CHECK(as_durations["mi_qdelay"].get<double>() == Approx(0.0005).epsilon(1e-12));
+  // Switches: JSON booleans (0 and 1 still read), echoed as the 0 or 1 the algorithm holds.
+  const std::string cubic = kSource + "/configs/cubic-400M.json";
+  const fs::path out = dir / "cubic";
+  const auto off = run_command(
+      kBinary + " run " + cubic + " --out " + out.string() +
+      " --quiet --unset /flows/1 --set /duration=1s --set /warmup=0s --set /flows/0/params/tcp_friendly=false"
+      " --set /flows/0/params/fast_convergence=true");
+  INFO(off.output);
+  REQUIRE(off.exit_code == 0);
+  const auto params = nlohmann::json::parse(read_file(out / "summary.json"))["scenario"]["flows"][0]["params"];
+  CHECK(params["tcp_friendly"] == 0.0);
+  CHECK(params["fast_convergence"] == 1.0);
+  fs::remove_all(dir);
 }

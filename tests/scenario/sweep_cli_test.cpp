@@ -350,3 +350,38 @@ TEST_CASE("check: bad metric pointers, failed runs under --update, write errors,
   CHECK(tmp_empty());
   fs::remove_all(dir);
 }
+
+TEST_CASE("sweep --unset and --set change the base scenario before the grid's values", "[cli][sweep][unset]") {
+  const fs::path dir = temp_dir("sweep-set");
+  std::ofstream(dir / "base.json") << R"({"name": "sw", "description": "to be replaced", "duration": "30s",
+      "topology": {"dumbbell": {"bottleneck": {"rate": "20Mbps", "delay": "2ms", "buffer": "100pkt"},
+                                "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+      "flows": [{"id": "a", "rtt": "20ms"}, {"id": "b", "rtt": "40ms", "start": "20s"}]})";
+  std::ofstream(dir / "spec.json") << R"({"base": "base.json", "grid": {"/flows/0/rtt": ["30ms"]}})";
+  const std::string sweep = kBinary + " sweep " + (dir / "spec.json").string() + " --quiet --jobs 1";
+  const auto r = run_command(sweep + " --out " + (dir / "out").string() +
+                             " --set /description=kept --unset /description --set /duration=2s --unset /flows/1"
+                             " --set /flows/0/rtt=99ms");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto plan = nlohmann::json::parse(read_file(dir / "out" / "sweep.json"));
+  const auto& base = plan["spec"]["base"];  // the changed base, inline: the plan records what ran
+  CHECK(base["description"] == "kept");     // --unset before --set
+  CHECK(base["duration"] == "2s");
+  CHECK(base["flows"].size() == 1);
+  REQUIRE(plan["runs"].size() == 1);
+  const auto scenario = nlohmann::json::parse(
+      read_file(dir / "out" / "runs" / plan["runs"][0]["id"].get<std::string>() / "scenario.json"));
+  CHECK(scenario["flows"][0]["rtt"] == "30ms");  // the grid's value beats --set
+  CHECK(scenario["duration"] == "2s");
+  // Problems are reported under /base; malformed options are usage errors.
+  const auto missing = run_command(sweep + " --out " + (dir / "out2").string() + " --unset /flows/0/rtx");
+  CHECK(missing.exit_code == 1);
+  CHECK_THAT(missing.output, Catch::Contains("/base/flows/0/rtx: --unset: nothing to delete"));
+  const auto bad = run_command(sweep + " --out " + (dir / "out2").string() + " --set /duration=-1s");
+  CHECK(bad.exit_code == 1);
+  CHECK_THAT(bad.output, Catch::Contains("/duration"));
+  CHECK(run_command(sweep + " --out " + (dir / "out2").string() + " --set duration").exit_code == 2);
+  CHECK_FALSE(fs::exists(dir / "out2" / "sweep.json"));
+  fs::remove_all(dir);
+}

@@ -27,6 +27,18 @@ struct ParamSpec {
   std::vector<std::string> choices;  ///< non-empty: a string option, one of these
 };
 
+/// A numeric parameter in seconds (unit "s"): a scenario may give it as a duration
+/// ("10ms") or as a number of seconds.
+inline bool is_duration_param(const ParamSpec& s) {
+  return s.choices.empty() && s.unit == "s";
+}
+
+/// A switch (unit "0 or 1"): a scenario gives true or false, as every switch of a
+/// scenario (0 and 1 are read as false and true); held as 0 or 1.
+inline bool is_switch_param(const ParamSpec& s) {
+  return s.choices.empty() && s.unit == "0 or 1";
+}
+
 /// A string-option parameter; its default is the first choice.
 inline ParamSpec choice_param(std::string name, std::vector<std::string> choices, std::string help) {
   ParamSpec s(std::move(name), 0, 0, 0, "", std::move(help));

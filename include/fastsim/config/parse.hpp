@@ -44,6 +44,11 @@ int json_depth(const nlohmann::json& j);
 /// set_at_pointer refuses.
 void apply_overrides(nlohmann::json& doc, const std::vector<std::string>& assignments);
 
+/// Applies "--unset /json/pointer" deletions (an object key, or an array element: later
+/// elements move up). Throws ScenarioError naming every pointer that is not a valid path
+/// to an existing value below the root (with a suggestion for a misspelt key).
+void apply_unsets(nlohmann::json& doc, const std::vector<std::string>& pointers);
+
 /// Sets `value` at `pointer` in `doc`, creating missing objects (as --set does). An
 /// array index may be at most the array's size (== size appends); returns a message
 /// instead of padding an array with nulls, or when the path cannot be set: an empty

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -18,6 +19,19 @@
 #include "fastsim/net/link_config.hpp"
 
 namespace fastsim::config {
+
+/// The bounds of quantities given as plain numbers (seconds, bits/s, bytes, packets).
+inline constexpr double kMaxDurationSeconds = 1e6;
+inline constexpr double kMinRateBps = 1;
+inline constexpr double kMaxRateBps = 1e13;
+inline constexpr double kMinSizeBytes = 1;
+inline constexpr double kMaxSizeBytes = 1e15;
+inline constexpr double kMaxBufferPackets = 1e9;
+
+/// The quantities with units; kPackets: a buffer's packet units ("2000pkt").
+enum class Quantity { kDuration, kRate, kSize, kPackets };
+/// The unit suffixes the parser accepts for `q` (for the JSON Schema's patterns).
+std::vector<std::string> unit_suffixes(Quantity q);
 
 template <class T>
 using Parsed = std::variant<T, std::string>;  ///< value, or what was wrong
