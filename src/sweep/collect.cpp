@@ -1,6 +1,7 @@
 // Sweep result tables (see collect.hpp).
 #include "fastsim/sweep/collect.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -13,6 +14,7 @@
 
 #include "fastsim/config/parse.hpp"
 #include "fastsim/sweep/csv.hpp"
+#include "fastsim/sweep/param_columns.hpp"
 #include "fastsim/sweep/run_store.hpp"
 #include "fastsim/trace/atomic_file.hpp"
 
@@ -122,6 +124,56 @@ std::variant<json, std::string> read_summary(const fs::path& run) {
   return summary;
 }
 
+/// Values of one metric over the replications of a point, by metric name in first-seen order.
+struct Metrics {
+  std::map<std::string, std::vector<double>> values;
+  void add(const std::string& name, double v, std::vector<std::string>& order, std::set<std::string>& seen) {
+    values[name].push_back(v);
+    if (seen.insert(name).second)
+      order.push_back(name);
+  }
+};
+
+/// The numeric scalars of a flow's summary entry, nested ones (algorithm_values) dotted.
+std::vector<std::pair<std::string, double>> flow_metrics(const json& flow) {
+  std::vector<std::pair<std::string, json>> all;
+  flatten(flow, "", all);
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& [name, v] : all) {
+    if (v.is_number())
+      out.emplace_back(name, v.get<double>());
+  }
+  return out;
+}
+
+/// A row of aggregate.csv or aggregate_flows.csv: the point's parameters, `keys` (metric,
+/// flow), the statistics, then the numeric parameter columns.
+void add_aggregate_row(Table& t, const json& params, const ParamColumns& numeric,
+                       const std::vector<std::pair<std::string, std::string>>& keys, const std::vector<double>& x) {
+  const Aggregate a = aggregate(x);
+  std::map<std::string, std::string> row;
+  std::vector<std::string> order;
+  for (const auto& [pointer, value] : params.items()) {
+    row[pointer] = format_value(value);
+    order.push_back(pointer);
+  }
+  for (const auto& [k, v] : keys) {
+    row[k] = v;
+    order.push_back(k);
+  }
+  auto num = [](std::optional<double> v) { return v ? fmt::format("{:.17g}", *v) : std::string(); };
+  row["n"] = std::to_string(a.n);
+  row["mean"] = fmt::format("{:.17g}", a.mean);
+  row["sd"] = num(a.sd);
+  row["ci95_low"] = num(a.ci_low);
+  row["ci95_high"] = num(a.ci_high);
+  for (const char* c : {"n", "mean", "sd", "ci95_low", "ci95_high"})
+    order.emplace_back(c);
+  row.merge(numeric.cells(params));
+  order.insert(order.end(), numeric.names().begin(), numeric.names().end());
+  t.add(std::move(row), order);
+}
+
 }  // namespace
 
 CollectResult collect(const fs::path& dir) {
@@ -138,12 +190,18 @@ CollectResult collect(const fs::path& dir) {
   }
   CollectResult result;
   result.runs = runs.size();
+  std::vector<json> all_params;
+  for (const auto& r : runs)
+    all_params.push_back(r.params);
+  const ParamColumns numeric(all_params);
   Table run_table, flow_table;
-  // Per parameter point (its params JSON), per metric: values over replications.
-  std::map<std::string, std::map<std::string, std::vector<double>>> points;
+  // Per parameter point (its params JSON), per metric: values over replications; per
+  // point and flow (in first-seen order), per flow metric likewise.
+  std::map<std::string, Metrics> points;
+  std::map<std::string, std::vector<std::pair<std::string, Metrics>>> point_flows;
   std::map<std::string, json> point_params;
-  std::vector<std::string> point_order, metric_order;
-  std::set<std::string> metric_seen;
+  std::vector<std::string> point_order, metric_order, flow_metric_order;
+  std::set<std::string> metric_seen, flow_metric_seen;
   // Summary fields that measure the machine or echo the input, not the model.
   static const std::set<std::string> skip = {"wall_time_s", "peak_rss_mb",     "scenario", "fastsim_version",
                                              "flows",       "completed_flows", "seed"};
@@ -177,6 +235,8 @@ CollectResult collect(const fs::path& dir) {
     row["exit_code"] = status ? std::to_string(status->exit_code) : "";
     for (const char* c : {"replication", "seed", "status", "exit_code"})
       order.emplace_back(c);
+    row.merge(numeric.cells(r.params));
+    order.insert(order.end(), numeric.names().begin(), numeric.names().end());
     const std::string key = r.params.dump();
     if (!point_params.count(key)) {
       point_params[key] = r.params;
@@ -191,16 +251,22 @@ CollectResult collect(const fs::path& dir) {
       for (const auto& [name, value] : metrics) {
         row[name] = format_value(value);
         order.push_back(name);
-        if (value.is_number()) {
-          points[key][name].push_back(value.get<double>());
-          if (metric_seen.insert(name).second)
-            metric_order.push_back(name);
-        }
+        if (value.is_number())
+          points[key].add(name, value.get<double>(), metric_order, metric_seen);
       }
       if (summary.contains("flows")) {
         for (const auto& f : summary["flows"]) {
           if (!f.is_object())
             continue;
+          if (f.contains("id") && f["id"].is_string()) {
+            const auto id = f["id"].get<std::string>();
+            auto& flows = point_flows[key];
+            auto it = std::find_if(flows.begin(), flows.end(), [&](const auto& e) { return e.first == id; });
+            if (it == flows.end())
+              it = flows.insert(flows.end(), {id, Metrics{}});
+            for (const auto& [name, v] : flow_metrics(f))
+              it->second.add(name, v, flow_metric_order, flow_metric_seen);
+          }
           std::map<std::string, std::string> frow;
           std::vector<std::string> forder = {"run_id"};
           frow["run_id"] = r.id;
@@ -212,6 +278,8 @@ CollectResult collect(const fs::path& dir) {
           frow["seed"] = std::to_string(r.seed);
           forder.emplace_back("replication");
           forder.emplace_back("seed");
+          frow.merge(numeric.cells(r.params));
+          forder.insert(forder.end(), numeric.names().begin(), numeric.names().end());
           for (const auto& [k, v] : f.items()) {
             if (v.is_array())
               continue;  // goodput samples: in the flow traces
@@ -227,32 +295,22 @@ CollectResult collect(const fs::path& dir) {
   write_table(dir / "runs.csv", run_table);
   write_table(dir / "flows.csv", flow_table);
 
-  Table agg;
+  Table agg, flow_agg;
   for (const auto& key : point_order) {
+    const auto& values = points[key].values;
     for (const auto& metric : metric_order) {
-      auto pit = points[key].find(metric);
-      if (pit == points[key].end())
-        continue;
-      const Aggregate a = aggregate(pit->second);
-      std::map<std::string, std::string> row;
-      std::vector<std::string> order;
-      for (const auto& [pointer, value] : point_params[key].items()) {
-        row[pointer] = format_value(value);
-        order.push_back(pointer);
+      if (auto it = values.find(metric); it != values.end())
+        add_aggregate_row(agg, point_params[key], numeric, {{"metric", metric}}, it->second);
+    }
+    for (const auto& [flow, metrics] : point_flows[key]) {
+      for (const auto& metric : flow_metric_order) {
+        if (auto it = metrics.values.find(metric); it != metrics.values.end())
+          add_aggregate_row(flow_agg, point_params[key], numeric, {{"flow", flow}, {"metric", metric}}, it->second);
       }
-      auto num = [](std::optional<double> v) { return v ? fmt::format("{:.17g}", *v) : std::string(); };
-      row["metric"] = metric;
-      row["n"] = std::to_string(a.n);
-      row["mean"] = fmt::format("{:.17g}", a.mean);
-      row["sd"] = num(a.sd);
-      row["ci95_low"] = num(a.ci_low);
-      row["ci95_high"] = num(a.ci_high);
-      for (const char* c : {"metric", "n", "mean", "sd", "ci95_low", "ci95_high"})
-        order.emplace_back(c);
-      agg.add(std::move(row), order);
     }
   }
   write_table(dir / "aggregate.csv", agg);
+  write_table(dir / "aggregate_flows.csv", flow_agg);
   return result;
 }
 

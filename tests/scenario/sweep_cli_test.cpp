@@ -1,7 +1,7 @@
 // fastsim sweep / collect / check end to end with the local backend: a grid with
 // replications, resume after a killed sweep gives the same tables as an uninterrupted
-// one, a failed run is reported and completed by --resume, and check passes, fails
-// and updates a baseline.
+// one, a failed run is reported and completed by --resume, check passes, fails
+// and updates a baseline, and collect's per-flow aggregates and numeric parameter columns.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,9 +11,12 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <thread>
 
 #include "../support/helpers.hpp"
+#include "fastsim/sweep/collect.hpp"
 
 namespace fs = std::filesystem;
 using fastsim::testing::read_file;
@@ -65,13 +68,92 @@ TEST_CASE("a local sweep runs the grid, and collect tabulates it", "[cli][sweep]
   const std::string flows = read_file(dir / "out" / "flows.csv");
   CHECK(std::count(flows.begin(), flows.end(), '\n') == 9);  // 4 runs x 2 flows
   const std::string agg = read_file(dir / "out" / "aggregate.csv");
-  CHECK_THAT(agg, Catch::StartsWith("/flows/0/rtt,metric,n,mean,sd,ci95_low,ci95_high\n"));
+  // The columns of earlier versions keep their places; the numeric parameter comes last.
+  CHECK_THAT(agg, Catch::StartsWith("/flows/0/rtt,metric,n,mean,sd,ci95_low,ci95_high,flows.0.rtt_s\n"));
   CHECK_THAT(agg, Catch::Contains("20ms,links.bottleneck.utilization,2,"));
   // A second sweep into the same folder needs --resume; with it, nothing is left to do.
   CHECK(run_command(kBinary + " sweep " + spec + " --out " + (dir / "out").string() + " --quiet").exit_code == 2);
   const auto again = run_command(kBinary + " sweep " + spec + " --out " + (dir / "out").string() + " --resume");
   CHECK(again.exit_code == 0);
   CHECK_THAT(again.output, Catch::Contains("4 runs, 0 to do"));
+  fs::remove_all(dir);
+}
+
+namespace {
+/// The rows of a CSV file without quoted fields, as column name -> value.
+std::vector<std::map<std::string, std::string>> csv_rows(const fs::path& file) {
+  std::istringstream in(read_file(file));
+  auto split = [](const std::string& line) {
+    std::vector<std::string> fields;
+    std::istringstream ls(line);
+    for (std::string f; std::getline(ls, f, ',');)
+      fields.push_back(f);
+    if (!line.empty() && line.back() == ',')
+      fields.emplace_back();
+    return fields;
+  };
+  std::string line;
+  std::getline(in, line);
+  const auto header = split(line);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    const auto fields = split(line);
+    REQUIRE(fields.size() == header.size());
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < header.size(); ++i)
+      row[header[i]] = fields[i];
+    rows.push_back(row);
+  }
+  return rows;
+}
+}  // namespace
+
+TEST_CASE("collect: per-flow aggregates over replications and numeric parameter columns", "[cli][sweep]") {
+  const fs::path dir = temp_dir("collect-flows");
+  const std::string spec = write_spec(dir, R"(["20ms", "60ms"])");
+  const fs::path out = dir / "out";
+  REQUIRE(run_command(kBinary + " sweep " + spec + " --out " + out.string() + " --jobs 2 --quiet").exit_code == 0);
+  const auto c = run_command(kBinary + " collect " + out.string());
+  INFO(c.output);
+  REQUIRE(c.exit_code == 0);
+
+  // runs.csv and flows.csv: the parameter as a number in seconds, after the fixed columns.
+  const auto runs = csv_rows(out / "runs.csv");
+  REQUIRE(runs.size() == 4);
+  CHECK_THAT(read_file(out / "runs.csv"),
+             Catch::StartsWith("run_id,index,/flows/0/rtt,replication,seed,status,exit_code,flows.0.rtt_s,"));
+  for (const auto& r : runs)
+    CHECK(r.at("flows.0.rtt_s") == (r.at("/flows/0/rtt") == "20ms" ? "0.02" : "0.06"));
+  const auto flows = csv_rows(out / "flows.csv");
+  REQUIRE(flows.size() == 8);
+  CHECK_THAT(read_file(out / "flows.csv"), Catch::StartsWith("run_id,/flows/0/rtt,replication,seed,flows.0.rtt_s,"));
+
+  // aggregate_flows.csv: one row per point, flow and numeric flow metric, over the two
+  // replications; the mean and interval are those of flows.csv's values.
+  CHECK_THAT(read_file(out / "aggregate_flows.csv"),
+             Catch::StartsWith("/flows/0/rtt,flow,metric,n,mean,sd,ci95_low,ci95_high,flows.0.rtt_s\n"));
+  const auto agg = csv_rows(out / "aggregate_flows.csv");
+  size_t goodput_rows = 0;
+  for (const auto& row : agg) {
+    CHECK(row.at("n") == "2");
+    CHECK(row.at("metric") != "algorithm");  // strings are not aggregated
+    if (row.at("metric") != "goodput_bps")
+      continue;
+    ++goodput_rows;
+    std::vector<double> x;
+    for (const auto& f : flows) {
+      if (f.at("/flows/0/rtt") == row.at("/flows/0/rtt") && f.at("flow") == row.at("flow"))
+        x.push_back(std::stod(f.at("goodput_bps")));
+    }
+    REQUIRE(x.size() == 2);
+    CHECK(x[0] != x[1]);  // the replications differ (random loss), so the interval is not empty
+    const auto expected = fastsim::sweep::aggregate(x);
+    CHECK(std::stod(row.at("mean")) == Approx(expected.mean).epsilon(1e-12));
+    CHECK(std::stod(row.at("ci95_low")) == Approx(*expected.ci_low).epsilon(1e-12));
+    CHECK(std::stod(row.at("ci95_high")) == Approx(*expected.ci_high).epsilon(1e-12));
+    CHECK(row.at("flows.0.rtt_s") == (row.at("/flows/0/rtt") == "20ms" ? "0.02" : "0.06"));
+  }
+  CHECK(goodput_rows == 4);  // 2 points x flows a and b
   fs::remove_all(dir);
 }
 

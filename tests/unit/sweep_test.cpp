@@ -1,6 +1,6 @@
 // Sweep machinery: grid and zip expansion, seed derivation, id stability, aggregation
 // math against known values, packing and MaxArraySize splitting of SLURM arrays, and
-// the pass/fail bands of regression checks.
+// the pass/fail bands of regression checks, numeric parameter columns of collect.
 #include <catch2/catch.hpp>
 
 #include <set>
@@ -10,6 +10,7 @@
 #include "fastsim/sweep/check.hpp"
 #include "fastsim/sweep/collect.hpp"
 #include "fastsim/sweep/csv.hpp"
+#include "fastsim/sweep/param_columns.hpp"
 #include "fastsim/sweep/sweep_spec.hpp"
 
 using namespace fastsim;
@@ -320,4 +321,61 @@ TEST_CASE("metric pointers: a huge array index is an error in the baseline, neve
   CHECK_THAT(baseline("/a~2b", 1), Catch::Contains("/scenarios/0/metrics/0/metric: \"/a~2b\": '~' must be followed"));
   CHECK(baseline("/intervals/0/jain", 3.0) == "no error");  // a seed is read as fastsim run reads it
   CHECK_THAT(baseline("/intervals/0/jain", 3.5), Catch::Contains("/scenarios/0/seed: expected an integer"));
+}
+
+TEST_CASE("numeric parameter columns: the reader's units, packets and bytes apart, names left alone", "[sweep]") {
+  // One value each: the unit sets of the reader do not overlap.
+  CHECK(quantity_of("20ms").unit == "s");
+  CHECK(quantity_of("20ms").number == "0.02");
+  CHECK(quantity_of("2min").number == "120");
+  CHECK(quantity_of("1ps").unit == "s");
+  CHECK(quantity_of("2.5Gbit/s").unit == "bps");
+  CHECK(quantity_of("2.5Gbit/s").number == "2500000000");
+  CHECK(quantity_of("3p").unit == "pkt");
+  CHECK(quantity_of("50pkts").number == "50");
+  CHECK(quantity_of("64KiB").unit == "B");
+  CHECK(quantity_of("64KiB").number == "65536");
+  for (const json& v : {json("reno"), json("5"), json(5), json(true), json("20 parsecs")})
+    CHECK(quantity_of(v).unit.empty());
+
+  const std::vector<json> points = {{{"/flows/0/rtt", "20ms"},
+                                     {"/bottleneck/buffer", "50pkt"},
+                                     {"/bottleneck/rate", "100Mbps"},
+                                     {"/name", "100ms"},
+                                     {"/flows/0/count", 1},
+                                     {"/mixed", "1s"},
+                                     {"/a~1b", "1s"}},
+                                    {{"/flows/0/rtt", 0.25},
+                                     {"/bottleneck/buffer", "75KB"},
+                                     {"/bottleneck/rate", "1Gbps"},
+                                     {"/name", "fast"},
+                                     {"/flows/0/count", 2},
+                                     {"/mixed", "1Mbps"},
+                                     {"/a~1b", "2s"}},
+                                    {{"/flows/0/rtt", "1.5s"},
+                                     {"/bottleneck/buffer", 30000},
+                                     {"/bottleneck/rate", 5e6},
+                                     {"/name", "x"},
+                                     {"/flows/0/count", 3},
+                                     {"/mixed", "1s"},
+                                     {"/a~1b", "3s"}}};
+  const ParamColumns columns(points);
+  // Pointers in sorted order, units in the order s, bps, pkt, B; "/name" is not a quantity
+  // (one value has no unit), "/mixed" mixes a duration and a rate, "/flows/0/count" is a
+  // plain number already.
+  CHECK(columns.names() == std::vector<std::string>{"a/b_s", "bottleneck.buffer_pkt", "bottleneck.buffer_B",
+                                                    "bottleneck.rate_bps", "flows.0.rtt_s"});
+  const auto first = columns.cells(points[0]);
+  CHECK(first.at("flows.0.rtt_s") == "0.02");
+  CHECK(first.at("bottleneck.buffer_pkt") == "50");
+  CHECK(first.at("bottleneck.buffer_B").empty());
+  CHECK(first.at("bottleneck.rate_bps") == "100000000");
+  const auto second = columns.cells(points[1]);
+  CHECK(second.at("flows.0.rtt_s") == "0.25");  // a plain number is in the base unit
+  CHECK(second.at("bottleneck.buffer_pkt").empty());
+  CHECK(second.at("bottleneck.buffer_B") == "75000");
+  const auto third = columns.cells(points[2]);
+  CHECK(third.at("bottleneck.buffer_B") == "30000");  // a buffer's plain number is bytes
+  CHECK(third.at("bottleneck.rate_bps") == "5000000");
+  CHECK(third.at("a/b_s") == "3");
 }

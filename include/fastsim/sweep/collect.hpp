@@ -5,9 +5,13 @@
 //   are left out, so every backend gives the same file);
 // - flows.csv: per-flow metrics in long form (one row per run and flow);
 // - aggregate.csv: per parameter point and metric: n, mean, sample standard deviation
-//   and the Student-t 95 % confidence interval of the mean (Boost.Math quantiles).
+//   and the Student-t 95 % confidence interval of the mean (Boost.Math quantiles);
+// - aggregate_flows.csv: the same per parameter point, flow and numeric flow metric.
+// Every table also carries the numeric parameter columns of param_columns.hpp
+// ("/flows/0/rtt": "20ms" -> flows.0.rtt_s = 0.02): in runs.csv after exit_code, in
+// flows.csv after seed, in the aggregates last (the earlier columns keep their places).
 // A run whose status says success but whose summary.json is missing, not JSON or without
-// its metrics is "unusable": listed, left out of flows.csv and aggregate.csv.
+// its metrics is "unusable": listed, left out of flows.csv and the aggregates.
 #pragma once
 
 #include <filesystem>
@@ -42,7 +46,7 @@ class NotASweep : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Writes runs.csv, flows.csv and aggregate.csv into `dir` (a sweep folder). Throws
+/// Writes runs.csv, flows.csv, aggregate.csv and aggregate_flows.csv into `dir` (a sweep folder). Throws
 /// NotASweep, or std::system_error naming the file when a table cannot be written.
 CollectResult collect(const std::filesystem::path& dir);
 
