@@ -28,5 +28,8 @@ int cmd_sweep(const std::vector<std::string>& args);
 int cmd_sweep_task(const std::vector<std::string>& args);
 int cmd_collect(const std::vector<std::string>& args);
 int cmd_check(const std::vector<std::string>& args);
+int cmd_predict(const std::vector<std::string>& args);
+/// The --set arguments' form check of `run` (main.cpp), for the other subcommands.
+bool set_args_ok(const std::string& cmd, const std::vector<std::string>& sets);
 
 }  // namespace fastsim::cli

@@ -36,7 +36,7 @@ const char* kUsageText =
     "usage: fastsim <command> [options]\n"
     "\n"
     "commands:\n"
-    "  run FILE --out DIR [--seed N] [--set /json/pointer=value ...] [--limit NAME=VALUE ...] [--quiet]\n"
+    "  run FILE --out DIR [--seed N] [--set /json/pointer=value ...] [--limit NAME=VALUE ...] [--quiet] [--predict]\n"
     "                      simulate a scenario; write traces and summary.json to DIR\n"
     "  validate FILE [--set /json/pointer=value ...] [--limit NAME=VALUE ...]\n"
     "                      check a scenario and report every problem with its JSON path;\n"
@@ -50,6 +50,8 @@ const char* kUsageText =
     "  collect DIR         write runs.csv, flows.csv and aggregate.csv of a sweep\n"
     "  check BASELINE [--results DIR] [--update] [--jobs N]\n"
     "                      run a regression baseline; exit 4 if a metric leaves its band\n"
+    "  predict FILE [--set /json/pointer=value ...] [--json]\n"
+    "                      the theory's equilibrium per interval (docs/predict.md)\n"
     "  --version           print the version\n"
     "  --help              print this help\n";
 
@@ -242,7 +244,7 @@ int cmd_run(const std::vector<std::string>& args) {
       "seed", int_in_range(&seed, "seed", 0, INT64_MAX), "override the scenario seed")(
       "set", po::value(&sets)->composing(), "override /json/pointer=value")(
       "limit", po::value(&limits)->composing(), "raise a resource limit NAME=VALUE (docs/limits.md)")(
-      "quiet,q", "no progress line");
+      "quiet,q", "no progress line")("predict", "add the predicted equilibria to summary.json (docs/predict.md)");
   po::variables_map vm;
   if (!parse_options("run", args, opts, "file", vm))
     return kUsage;
@@ -268,6 +270,7 @@ int cmd_run(const std::vector<std::string>& args) {
     fastsim::run::Experiment exp(*scenario);
     fastsim::run::RunOptions options;
     options.out_dir = out;
+    options.predict = vm.count("predict") > 0;
     const auto wall_start = std::chrono::steady_clock::now();
     double last_print = 0;
     bool printed = false;
@@ -298,6 +301,10 @@ int cmd_run(const std::vector<std::string>& args) {
 }
 
 }  // namespace
+
+bool fastsim::cli::set_args_ok(const std::string& cmd, const std::vector<std::string>& sets) {
+  return sets_ok(cmd, sets);
+}
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -333,6 +340,8 @@ int main(int argc, char** argv) {
     return cmd_check(args);
   if (cmd == "sweep-task")  // what a SLURM array task runs
     return cmd_sweep_task(args);
+  if (cmd == "predict")
+    return cmd_predict(args);
   std::cerr << fmt::format("fastsim: unknown command \"{}\"\n", cmd) << kUsageText;
   return kUsage;
 }

@@ -1,0 +1,63 @@
+// `fastsim predict SCENARIO [--set ...] [--json]`: the predicted equilibrium of every
+// interval of the scenario (predict/predict.hpp, docs/predict.md), as text or JSON.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <boost/program_options.hpp>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "fastsim/config/parse.hpp"
+#include "fastsim/predict/predict.hpp"
+
+namespace po = boost::program_options;
+
+namespace fastsim::cli {
+
+int cmd_predict(const std::vector<std::string>& args) {
+  const char* usage = "usage: fastsim predict FILE [--set /json/pointer=value ...] [--json]\n";
+  po::options_description opts("predict options");
+  std::string file;
+  std::vector<std::string> sets;
+  opts.add_options()("file", po::value(&file), "scenario file")(
+      "set", po::value(&sets)->composing(), "override /json/pointer=value")("json", "print JSON instead of tables")(
+      "help,h", "this help");
+  po::variables_map vm;
+  if (!parse_options("predict", args, opts, "file", vm))
+    return kUsage;
+  if (vm.count("help")) {
+    std::cout << usage << opts;
+    return kOk;
+  }
+  if (file.empty()) {
+    std::cerr << usage;
+    return kUsage;
+  }
+  if (!set_args_ok("predict", sets))
+    return kUsage;
+  try {
+    // As `run` reads it, but without the resource limits: nothing is simulated, and a
+    // network too large to simulate is what a prediction is for.
+    auto doc = config::load_json_file(file);
+    config::apply_overrides(doc, sets);
+    const config::Scenario s = config::parse_scenario(doc);
+    const predict::Prediction p = predict::predict(s);
+    if (vm.count("json")) {
+      std::cout << predict::to_json(p).dump(2) << "\n";
+    } else {
+      std::cout << fmt::format("{}: predicted equilibria (tolerance {:g}; docs/predict.md)\n", file, p.tolerance)
+                << predict::format_text(p);
+    }
+    return kOk;
+  } catch (const config::ScenarioError& e) {
+    print_issues(e, file);
+    return kBadScenario;
+  } catch (const std::exception& e) {
+    std::cerr << fmt::format("{}: {}\n", file, e.what());
+    return kBadScenario;
+  }
+}
+
+}  // namespace fastsim::cli
