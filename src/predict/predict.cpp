@@ -140,6 +140,8 @@ class IntervalSolver {
       e.notes = carry_.notes[e.flow];
       return;
     }
+    if (f.data_links.empty())
+      return;
     double q = 0;
     size_t worst = f.data_links.front();
     for (size_t l : f.data_links) {
@@ -214,6 +216,8 @@ class IntervalSolver {
               e.low, e.high);
         }
         start_error(f, e);
+        if (e.low + e.high <= 0)
+          e.reason = "alpha = beta = 0: no backlog to hold, so no delay-based equilibrium";
         e.weight = 0.5 * (e.low + e.high) * bits;
         e.offset = e.error;
       } else {

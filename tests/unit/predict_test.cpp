@@ -1,7 +1,9 @@
 // fastsim predict: the equilibrium solver and the scenario predictor against closed forms
 // (dumbbell, parking lot, the persistent-congestion eqs. (10), (11), (15), (20)), the
 // response functions, and the flows the model does not cover.
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -294,4 +296,45 @@ TEST_CASE("predict: the solver meets its tolerance on a large random network", "
     if (s.price_s[l] > 0)
       CHECK(s.load_bps[l] == Approx(p.capacity_bps[l]).epsilon(1e-9));
   }
+}
+
+TEST_CASE("predict: every scenario in configs/ gives a number or a reason for every flow", "[predict]") {
+  size_t scenarios = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(FASTSIM_SOURCE_DIR) + "/configs")) {
+    if (e.path().extension() != ".json")
+      continue;
+    config::Scenario s;
+    try {
+      s = config::parse_scenario(config::load_json_file(e.path().string()));
+    } catch (const config::ScenarioError&) {
+      continue;  // not a scenario (a sweep spec, the published-results table)
+    }
+    ++scenarios;
+    const auto p = predict::predict(s);
+    for (const auto& i : p.intervals) {
+      INFO(e.path().string() << " at " << i.start_s << " s");
+      CHECK(i.converged);
+      for (const auto& f : i.flows) {
+        INFO(f.id);
+        if (f.reason) {
+          CHECK_FALSE(f.reason->empty());
+        } else {
+          CHECK(std::isfinite(f.rate_bps));
+          CHECK(f.rate_bps > 0);
+          CHECK(std::isfinite(f.queueing_delay_s));
+        }
+      }
+    }
+  }
+  CHECK(scenarios > 20);
+}
+
+TEST_CASE("predict: Vegas with alpha = beta = 0 has no delay equilibrium", "[predict]") {
+  const auto s = scenario_from(
+      dumbbell_json("100Mbps", "5ms", "1000pkt", "10s",
+                    R"([{"id": "v", "algorithm": "vegas", "params": {"alpha": 0, "beta": 0}, "rtt": "50ms"}])"));
+  const auto p = predict::predict(s);
+  const auto& f = flow(p.intervals.at(0), "v");
+  REQUIRE(f.reason);
+  CHECK_THAT(*f.reason, Catch::Contains("alpha = beta = 0"));
 }
