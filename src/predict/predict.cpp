@@ -74,6 +74,7 @@ class IntervalSolver {
     udp_pps_.assign(nl, 0.0);
     link_reason_.assign(nl, std::nullopt);
     used_.assign(nl, false);
+    bursty_.assign(nl, false);
     apply_udp_and_arrivals();
     classify();
     EqSolution sol;
@@ -111,6 +112,8 @@ class IntervalSolver {
       const double r = udp_mean_rate(u);
       for (size_t l : u.path.data_links) {
         used_[l] = true;
+        if (u.type == config::UdpSpec::Type::kParetoOnOff)
+          bursty_[l] = true;
         udp_load_[l] += r;
         udp_pps_[l] += r / (u.packet_size * 8.0);
       }
@@ -392,6 +395,15 @@ class IntervalSolver {
       fp.base_rtt_error_s = e.error;
       if (!e.delay && q > 0)
         fp.notes.push_back("the response window is spread over base RTT + queueing delay");
+      for (size_t l : f.data_links) {
+        if (bursty_[l]) {
+          fp.notes.push_back(fmt::format(
+              "approximate: Pareto on/off traffic on link {} is counted at its mean rate; its bursts build queues the "
+              "mean-rate model does not see",
+              s_.links[l].link.id));
+          break;
+        }
+      }
       if (e.delay && e.loss.value_or(0) > 0)
         fp.notes.push_back("random loss on its path: each loss halves the window, which the model ignores");
       out_.flows.push_back(std::move(fp));
@@ -438,6 +450,7 @@ class IntervalSolver {
   std::vector<double> udp_load_, udp_pps_;
   std::vector<std::optional<std::string>> link_reason_;
   std::vector<bool> used_;
+  std::vector<bool> bursty_;  ///< carries a Pareto on/off source (counted at its mean rate)
   std::vector<Entry> entries_;
   std::vector<uint32_t> link_index_;
   std::vector<size_t> solved_;  ///< entries_ index of each solver flow

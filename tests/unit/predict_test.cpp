@@ -338,3 +338,16 @@ TEST_CASE("predict: Vegas with alpha = beta = 0 has no delay equilibrium", "[pre
   REQUIRE(f.reason);
   CHECK_THAT(*f.reason, Catch::Contains("alpha = beta = 0"));
 }
+
+TEST_CASE("predict: Pareto on/off cross traffic is a mean load, flagged as approximate", "[predict]") {
+  auto text = dumbbell_json("100Mbps", "5ms", "1000pkt", "10s", "[" + fast_flow("f", "50ms", "0s") + "]");
+  text.insert(text.size() - 1,
+              R"(, "udp": [{"id": "u", "type": "pareto", "rate": "40Mbps", "mean_on": "100ms", "mean_off": "300ms",
+              "rtt": "50ms"}])");
+  const auto p = predict::predict(scenario_from(text));
+  const auto& f = flow(p.intervals.at(0), "f");
+  REQUIRE_FALSE(f.reason);
+  CHECK(f.rate_bps == Approx(90e6).epsilon(1e-9));  // 100 Mb/s less the 10 Mb/s mean
+  REQUIRE(f.notes.size() == 1);
+  CHECK_THAT(f.notes[0], Catch::Contains("approximate: Pareto on/off"));
+}
