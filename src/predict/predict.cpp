@@ -408,6 +408,7 @@ class IntervalSolver {
         fp.notes.push_back("random loss on its path: each loss halves the window, which the model ignores");
       out_.flows.push_back(std::move(fp));
     }
+    rate_bands(sol);
     for (size_t l = 0; l < s_.links.size(); ++l) {
       if (!used_[l])
         continue;
@@ -440,6 +441,60 @@ class IntervalSolver {
       carry_.price_s[l] = li == UINT32_MAX ? 0.0 : sol.price_s[li];
     }
     carry_.first = false;
+  }
+
+  /// The single priced link of an entry's path, if it has exactly one.
+  std::optional<size_t> only_priced_link(const EqSolution& sol, const Entry& e) const {
+    std::optional<size_t> found;
+    for (size_t l : s_.flows[e.flow].data_links) {
+      if (sol.price_s[link_index_[l]] > 0) {
+        if (found)
+          return std::nullopt;
+        found = l;
+      }
+    }
+    return found;
+  }
+
+  /// Vegas bands: on a link that is the only priced link of every flow crossing it, all
+  /// of them delay-based with correct baseRTTs, a Vegas flow i may hold any backlog b_i
+  /// in [alpha_i, beta_i] packets; its rate b_i s_i / (sum_j b_j s_j / C) is lowest with
+  /// the other Vegas flows at beta and highest with them at alpha (s: bits per packet, C:
+  /// capacity left). FAST and Quick Vegas flows hold their target (Quick Vegas steers to
+  /// the band's midpoint).
+  void rate_bands(const EqSolution& sol) {
+    std::vector<std::vector<size_t>> on_link(s_.links.size());
+    for (size_t k : solved_) {
+      for (size_t l : s_.flows[entries_[k].flow].data_links)
+        on_link[l].push_back(k);
+    }
+    for (size_t n = 0; n < out_.flows.size(); ++n) {
+      const Entry& e = entries_[n];
+      if (e.reason || s_.flows[e.flow].algorithm != "vegas" || e.low == e.high)
+        continue;
+      const auto l = only_priced_link(sol, e);
+      if (!l)
+        continue;
+      double sum_low = 0, sum_high = 0;
+      bool ok = true;
+      for (size_t k : on_link[*l]) {
+        const Entry& g = entries_[k];
+        if (!g.delay || g.error != 0 || only_priced_link(sol, g) != l) {
+          ok = false;
+          break;
+        }
+        const double bits = s_.flows[g.flow].tcp.packet_size * 8.0;
+        const bool band = s_.flows[g.flow].algorithm == "vegas";
+        sum_low += (band ? g.low : 0.5 * (g.low + g.high)) * bits;
+        sum_high += (band ? g.high : 0.5 * (g.low + g.high)) * bits;
+      }
+      if (!ok || e.error != 0)
+        continue;
+      const double bits = s_.flows[e.flow].tcp.packet_size * 8.0;
+      const double cap = s_.links[*l].link.rate.to_double() - udp_load_[*l];
+      const double lo = e.low * bits, hi = e.high * bits;
+      out_.flows[n].rate_band_bps = std::make_pair(lo * cap / (lo + sum_high - hi), hi * cap / (hi + sum_low - lo));
+    }
   }
 
   const config::Scenario& s_;

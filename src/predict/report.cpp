@@ -29,6 +29,8 @@ nlohmann::json flow_json(const FlowPrediction& f) {
   if (f.loss_rate)
     j["loss_rate"] = *f.loss_rate;
   j["bottleneck"] = f.bottleneck ? nlohmann::json(*f.bottleneck) : nlohmann::json(nullptr);
+  if (f.rate_band_bps)
+    j["rate_band_bps"] = {f.rate_band_bps->first, f.rate_band_bps->second};
   if (!f.notes.empty())
     j["notes"] = f.notes;
   return j;
@@ -87,6 +89,9 @@ std::string format_text(const Prediction& p) {
         continue;
       }
       std::string notes;
+      if (f.rate_band_bps)
+        notes = fmt::format("any rate in [{:.6g}, {:.6g}] Mb/s is an equilibrium", f.rate_band_bps->first / 1e6,
+                            f.rate_band_bps->second / 1e6);
       for (const auto& n : f.notes)
         notes += (notes.empty() ? "" : "; ") + n;
       out += fmt::format("  {:<16} {:<12} {:>12.6g} {:>12.6g} {:>11.5g} {:>10.5g} {:>10.5g} {:>12}  {}\n", f.id,

@@ -52,6 +52,13 @@ nlohmann::json prediction_json(const config::Scenario& scenario, const RunResult
         fj["relative_error"] = fj["measured_goodput_bps"].is_null()
                                    ? nlohmann::json(nullptr)
                                    : rel_error(ir.flow_throughput_bps[k], fp->goodput_bps);
+        if (fp->rate_band_bps) {  // Vegas: every equilibrium's goodput, and whether the measured one is among them
+          const double to_goodput = fp->goodput_bps / fp->rate_bps;
+          const double lo = fp->rate_band_bps->first * to_goodput, hi = fp->rate_band_bps->second * to_goodput;
+          fj["predicted_goodput_band_bps"] = {lo, hi};
+          if (k < ir.flow_throughput_bps.size())
+            fj["within_band"] = ir.flow_throughput_bps[k] >= lo && ir.flow_throughput_bps[k] <= hi;
+        }
       }
       ij["flows"].push_back(std::move(fj));
     }

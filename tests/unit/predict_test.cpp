@@ -257,6 +257,24 @@ TEST_CASE("predict: what the model does not cover gets a reason, not a number", 
     CHECK(f.queued_pkts == Approx(4).epsilon(1e-9));
     CHECK(f.target_low_pkts == 2);
     CHECK(f.target_high_pkts == 6);
+    REQUIRE(f.rate_band_bps);  // alone: every backlog in the band gives the whole link
+    CHECK(f.rate_band_bps->first == Approx(100e6).epsilon(1e-12));
+    CHECK(f.rate_band_bps->second == Approx(100e6).epsilon(1e-12));
+  }
+  SECTION("Vegas: two flows on one bottleneck, the band of equilibrium rates") {
+    const auto s = scenario_from(
+        dumbbell_json("100Mbps", "5ms", "1000pkt", "10s",
+                      R"([{"id": "v", "algorithm": "vegas", "params": {"alpha": 2, "beta": 4}, "rtt": "50ms"},
+                          {"id": "w", "algorithm": "vegas", "params": {"alpha": 2, "beta": 4}, "rtt": "150ms"},
+                          {"id": "f", "algorithm": "fast", "params": {"alpha": 6}, "rtt": "50ms"}])"));
+    const auto pr = predict::predict(s);
+    const auto& v = flow(pr.intervals.at(0), "v");
+    REQUIRE(v.rate_band_bps);
+    // v at 2 packets against w at 4 and f at 6: 2/12 of C; v at 4 against 2 and 6: 4/12.
+    CHECK(v.rate_band_bps->first == Approx(100e6 * 2 / 12).epsilon(1e-12));
+    CHECK(v.rate_band_bps->second == Approx(100e6 * 4 / 12).epsilon(1e-12));
+    CHECK(v.rate_bps == Approx(100e6 * 3 / 12).epsilon(1e-9));  // the midpoint
+    CHECK_FALSE(flow(pr.intervals.at(0), "f").rate_band_bps);
   }
 }
 

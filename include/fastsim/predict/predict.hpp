@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -33,6 +34,9 @@ struct FlowPrediction {
   double base_rtt_error_s = 0;            ///< how much its baseRTT exceeds the true one
   std::optional<double> loss_rate;        ///< loss-based: the path's random loss rate
   std::optional<std::string> bottleneck;  ///< the link of largest price on its path
+  /// Vegas/Quick Vegas on a single shared bottleneck: the rates (on the wire) of every
+  /// equilibrium in the [alpha, beta] bands, lowest and highest (see docs/predict.md).
+  std::optional<std::pair<double, double>> rate_band_bps;
 };
 
 struct LinkPrediction {
