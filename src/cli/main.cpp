@@ -50,7 +50,7 @@ const char* kUsageText =
     "  collect DIR         write runs.csv, flows.csv and aggregate.csv of a sweep\n"
     "  check BASELINE [--results DIR] [--update] [--jobs N]\n"
     "                      run a regression baseline; exit 4 if a metric leaves its band\n"
-    "  predict FILE [--set /json/pointer=value ...] [--json]\n"
+    "  predict FILE [--set /json/pointer=value ...] [--limit interval-flows=N] [--json]\n"
     "                      the theory's equilibrium per interval (docs/predict.md)\n"
     "  --version           print the version\n"
     "  --help              print this help\n";

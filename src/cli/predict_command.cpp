@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "fastsim/config/limits.hpp"
 #include "fastsim/config/parse.hpp"
 #include "fastsim/predict/predict.hpp"
 
@@ -17,13 +18,15 @@ namespace po = boost::program_options;
 namespace fastsim::cli {
 
 int cmd_predict(const std::vector<std::string>& args) {
-  const char* usage = "usage: fastsim predict FILE [--set /json/pointer=value ...] [--json]\n";
+  const char* usage =
+      "usage: fastsim predict FILE [--set /json/pointer=value ...] [--limit interval-flows=N] [--json]\n";
   po::options_description opts("predict options");
   std::string file;
-  std::vector<std::string> sets;
-  opts.add_options()("file", po::value(&file), "scenario file")(
-      "set", po::value(&sets)->composing(), "override /json/pointer=value")("json", "print JSON instead of tables")(
-      "help,h", "this help");
+  std::vector<std::string> sets, limits;
+  opts.add_options()("file", po::value(&file), "scenario file")("set", po::value(&sets)->composing(),
+                                                                "override /json/pointer=value")(
+      "limit", po::value(&limits)->composing(), "interval-flows=N: the (interval, flow) entries to predict")(
+      "json", "print JSON instead of tables")("help,h", "this help");
   po::variables_map vm;
   if (!parse_options("predict", args, opts, "file", vm))
     return kUsage;
@@ -37,12 +40,21 @@ int cmd_predict(const std::vector<std::string>& args) {
   }
   if (!set_args_ok("predict", sets))
     return kUsage;
+  config::Limits scratch;
+  for (const auto& l : limits) {
+    if (auto error = config::set_limit(scratch, l)) {
+      std::cerr << fmt::format("fastsim predict: {}\n", *error);
+      return kUsage;
+    }
+  }
   try {
     // As `run` reads it, but without the resource limits: nothing is simulated, and a
     // network too large to simulate is what a prediction is for.
     auto doc = config::load_json_file(file);
     config::apply_overrides(doc, sets);
-    const config::Scenario s = config::parse_scenario(doc);
+    config::Scenario s = config::parse_scenario(doc);
+    for (const auto& l : limits)
+      (void)config::set_limit(s.limits, l);  // checked above; only interval-flows matters here
     const predict::Prediction p = predict::predict(s);
     if (vm.count("json")) {
       std::cout << predict::to_json(p).dump(2) << "\n";

@@ -544,6 +544,7 @@ Prediction predict(const config::Scenario& s, const EqOptions& options) {
   carry.predicted_delay_flow.assign(s.flows.size(), false);
   carry.notes.assign(s.flows.size(), {});
   size_t entries = 0;
+  bool exhausted = false;
   for (size_t k = 0; k + 1 < cuts.size(); ++k) {
     const double t0 = cuts[k], t1 = cuts[k + 1];
     std::vector<size_t> active;
@@ -555,9 +556,10 @@ Prediction predict(const config::Scenario& s, const EqOptions& options) {
       std::fill(carry.price_s.begin(), carry.price_s.end(), 0.0);
       continue;
     }
-    if (entries + active.size() > s.limits.interval_flow_entries) {
-      out.intervals_omitted = cuts.size() - 1 - k;  // this one and every later one (some may be empty)
-      break;
+    if (exhausted || entries + active.size() > s.limits.interval_flow_entries) {
+      exhausted = true;  // this one and every later one with a flow
+      ++out.intervals_omitted;
+      continue;
     }
     entries += active.size();
     out.intervals.push_back(IntervalSolver(s, options, carry, t0, t1).run(active));

@@ -43,6 +43,14 @@ TEST_CASE("fastsim predict: bad input", "[cli][predict]") {
       run_command(kBin + " predict " + kSrc + "/configs/fast-testbed.json --set /flows/0/params/alpha=-3");
   CHECK(bad_value.exit_code == 1);
   CHECK_THAT(bad_value.output, Catch::Contains("/flows/0/params/alpha"));
+  CHECK(run_command(kBin + " predict " + kSrc + "/configs/fast-testbed.json --limit bogus=3").exit_code == 2);
+  // The interval budget: pc-sequential has 9 intervals of 1 to 9 flows.
+  const auto capped = run_command(kBin + " predict " + kSrc +
+                                  "/configs/experiments/pc-sequential.json --json --limit interval-flows=6");
+  REQUIRE(capped.exit_code == 0);
+  const auto cj = nlohmann::json::parse(capped.output);
+  CHECK(cj["intervals"].size() == 3);  // 1 + 2 + 3 entries
+  CHECK(cj["intervals_omitted"] == 6);
   // A scenario the model does not cover: the reason per flow, exit 0.
   const auto reno = run_command(kBin + " predict " + kSrc + "/configs/reno-single.json");
   CHECK(reno.exit_code == 0);
