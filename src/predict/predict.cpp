@@ -97,6 +97,7 @@ class IntervalSolver {
     double weight = 0, offset = 0, error = 0, low = 0, high = 0, base = 0;
     std::optional<double> loss;
     bool delay = false;
+    bool error_unknown = false;  ///< its baseRTT error could not be predicted (kept for later intervals)
   };
 
   void taint(size_t l, std::string why) {
@@ -137,8 +138,10 @@ class IntervalSolver {
   /// The baseRTT error of a delay-based flow starting now, from the last interval's queues.
   void start_error(const config::FlowSpec& f, Entry& e) {
     if (carry_.first || f.start.to_seconds() != t0_) {
-      if (!carry_.first && !carry_.error_s[e.flow])
+      if (!carry_.first && !carry_.error_s[e.flow]) {
         e.reason = "its baseRTT was measured over a queue the model did not predict";
+        e.error_unknown = true;
+      }
       e.error = carry_.error_s[e.flow].value_or(0.0);
       e.notes = carry_.notes[e.flow];
       return;
@@ -150,6 +153,7 @@ class IntervalSolver {
     for (size_t l : f.data_links) {
       if (carry_.link_reason[l]) {
         e.reason = fmt::format("started into a queue the model does not predict (link {})", s_.links[l].link.id);
+        e.error_unknown = true;
         return;
       }
       q += carry_.price_s[l];
@@ -430,7 +434,7 @@ class IntervalSolver {
     // What the next interval inherits.
     for (const auto& e : entries_) {
       if (e.delay)
-        carry_.error_s[e.flow] = e.reason ? std::nullopt : std::optional<double>(e.error);
+        carry_.error_s[e.flow] = e.error_unknown ? std::nullopt : std::optional<double>(e.error);
       carry_.predicted_delay_flow[e.flow] = e.delay && !e.reason;
       if (e.delay)
         carry_.notes[e.flow] = e.notes;
@@ -554,6 +558,7 @@ Prediction predict(const config::Scenario& s, const EqOptions& options) {
     }
     if (active.empty()) {  // no TCP flow: the queues the flows built drain
       std::fill(carry.price_s.begin(), carry.price_s.end(), 0.0);
+      std::fill(carry.link_reason.begin(), carry.link_reason.end(), std::nullopt);
       continue;
     }
     if (exhausted || entries + active.size() > s.limits.interval_flow_entries) {

@@ -369,3 +369,18 @@ TEST_CASE("predict: Pareto on/off cross traffic is a mean load, flagged as appro
   REQUIRE(f.notes.size() == 1);
   CHECK_THAT(f.notes[0], Catch::Contains("approximate: Pareto on/off"));
 }
+
+TEST_CASE("predict: a flow starting after the queue drained measures its baseRTT right", "[predict]") {
+  // a runs 0-10 s, b starts at 20 s on the empty link; c starts at 30 s into b's queue.
+  const auto s = scenario_from(
+      dumbbell_json("100Mbps", "5ms", "10000pkt", "40s",
+                    R"([{"id": "a", "algorithm": "fast", "params": {"alpha": 50}, "rtt": "50ms", "stop": "10s"},
+          {"id": "b", "algorithm": "fast", "params": {"alpha": 50}, "rtt": "50ms", "start": "20s"},
+          {"id": "c", "algorithm": "fast", "params": {"alpha": 50}, "rtt": "50ms", "start": "30s"}])"));
+  const auto p = predict::predict(s);
+  REQUIRE(p.intervals.size() == 3);
+  CHECK(flow(p.intervals[1], "b").base_rtt_error_s == 0);
+  CHECK(flow(p.intervals[1], "b").notes.empty());
+  CHECK(flow(p.intervals[2], "c").base_rtt_error_s == Approx(50 * 1500 * 8 / 100e6).epsilon(1e-9));
+  CHECK(flow(p.intervals[2], "c").rate_bps / 100e6 == Approx(predict::sequential_shares(2)[1]).epsilon(1e-9));
+}
