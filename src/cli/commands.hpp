@@ -32,5 +32,6 @@ int cmd_sweep_task(const std::vector<std::string>& args);
 int cmd_collect(const std::vector<std::string>& args);
 int cmd_check(const std::vector<std::string>& args);
 int cmd_schema(const std::vector<std::string>& args);
+int cmd_predict(const std::vector<std::string>& args);
 
 }  // namespace fastsim::cli

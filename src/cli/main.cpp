@@ -39,7 +39,7 @@ const char* kUsageText =
     "\n"
     "commands:\n"
     "  run FILE --out DIR [--seed N] [--set /json/pointer=value ...] [--unset /json/pointer ...]\n"
-    "      [--limit NAME=VALUE ...] [--quiet]\n"
+    "      [--limit NAME=VALUE ...] [--quiet] [--predict]\n"
     "                      simulate a scenario; write traces and summary.json to DIR\n"
     "  validate FILE [--set /json/pointer=value ...] [--unset /json/pointer ...] [--limit NAME=VALUE ...]\n"
     "                      check a scenario and report every problem with its JSON path;\n"
@@ -55,6 +55,8 @@ const char* kUsageText =
     "  check BASELINE [--results DIR] [--update] [--jobs N]\n"
     "                      run a regression baseline; exit 4 if a metric leaves its band\n"
     "  schema              print the JSON Schema of scenario files (docs/scenario-format.md)\n"
+    "  predict FILE [--set /json/pointer=value ...] [--unset /json/pointer ...] [--limit interval-flows=N] [--json]\n"
+    "                      the theory's equilibrium per interval (docs/predict.md)\n"
     "  --version           print the version\n"
     "  --help              print this help (COMMAND --help or help COMMAND: that command's options)\n";
 
@@ -238,11 +240,11 @@ int cmd_run(const std::vector<std::string>& args) {
       "set", po::value(&sets)->composing(), "override /json/pointer=value")("unset", po::value(&unsets)->composing(),
                                                                             "delete /json/pointer (before --set)")(
       "limit", po::value(&limits)->composing(), "raise a resource limit NAME=VALUE (docs/limits.md)")(
-      "quiet,q", "no progress line");
+      "quiet,q", "no progress line")("predict", "add the predicted equilibria to summary.json (docs/predict.md)");
   po::variables_map vm;
   const char* usage =
       "usage: fastsim run FILE --out DIR [--seed N] [--set /json/pointer=value ...] [--unset /json/pointer ...]\n"
-      "                   [--limit NAME=VALUE ...] [--quiet]\n"
+      "                   [--limit NAME=VALUE ...] [--quiet] [--predict]\n"
       "  simulate a scenario; write traces and summary.json to DIR";
   if (auto rc = parse_options("run", usage, args, opts, "file", vm))
     return *rc;
@@ -268,6 +270,7 @@ int cmd_run(const std::vector<std::string>& args) {
     fastsim::run::Experiment exp(*scenario);
     fastsim::run::RunOptions options;
     options.out_dir = out;
+    options.predict = vm.count("predict") > 0;
     const auto wall_start = std::chrono::steady_clock::now();
     double last_print = 0;
     bool printed = false;
@@ -315,11 +318,14 @@ std::optional<int> dispatch(const std::string& cmd, const std::vector<std::strin
     return cmd_sweep_task(args);
   if (cmd == "schema")
     return cmd_schema(args);
+  if (cmd == "predict")
+    return cmd_predict(args);
   return std::nullopt;
 }
 
 /// The commands a user types (for suggestions).
-const std::vector<std::string> kCommands = {"run", "validate", "algorithms", "sweep", "collect", "check", "schema"};
+const std::vector<std::string> kCommands = {"run",     "validate", "algorithms", "sweep",
+                                            "collect", "check",    "schema",     "predict"};
 
 int unknown_command(const std::string& cmd) {
   std::cerr << fmt::format("fastsim: unknown command \"{}\"{}\n", cmd, fastsim::config::did_you_mean(cmd, kCommands))

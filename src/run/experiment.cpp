@@ -103,6 +103,8 @@ const RunResult& Experiment::run(const RunOptions& options) {
   facts.events = sim_.events_processed();
   facts.peak_rss_mb = peak_rss_mb();
   result_ = collect_results(scenario_, *network_, probes_, sampler_.sample_times_s(), facts);
+  if (options.predict)
+    result_.prediction = predict::predict(scenario_);
   if (outputs) {  // every write first (a full disk fails here), then only renames
     if (traces)
       sampler_.close();

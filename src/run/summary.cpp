@@ -4,6 +4,7 @@
 // (e.g. an interval without a full sample period). Links appear only when monitored.
 #include <nlohmann/json.hpp>
 
+#include "fastsim/run/prediction_report.hpp"
 #include "fastsim/run/results.hpp"
 
 namespace fastsim::run {
@@ -136,6 +137,8 @@ json summary_json(const config::Scenario& scenario, const RunResult& r, std::str
                               {"limit", scenario.limits.interval_flow_entries}};
   }
   s["arrivals"] = r.arrivals;
+  if (r.prediction)  // only with run --predict: other summaries are unchanged
+    s["prediction"] = prediction_json(scenario, r, *r.prediction);
   s["completed_flows"] = json::array();
   for (const ArrivalResult& a : r.arrivals) {
     for (const traffic::CompletedFlow& c : a.completed_flows) {

@@ -27,6 +27,9 @@ struct RunOptions {
   std::string out_dir;  ///< empty: no files written (tests)
   /// Called every few million events with (simulated seconds, events so far).
   std::function<void(double, uint64_t)> on_progress;
+  /// Also predict the equilibria (predict/) and put them next to the measured ones in
+  /// summary.json's `prediction` (run --predict).
+  bool predict = false;
 };
 
 class Experiment {

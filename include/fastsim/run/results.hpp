@@ -13,6 +13,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "fastsim/config/scenario.hpp"
+#include "fastsim/predict/predict.hpp"
 #include "fastsim/trace/metrics.hpp"
 #include "fastsim/traffic/completed_flow.hpp"
 
@@ -123,6 +124,8 @@ struct RunResult {
   /// Intervals left out of `intervals` (Limits::interval_flow_entries spent).
   trace::OmittedIntervals intervals_omitted;
   std::vector<ArrivalResult> arrivals;
+  /// run --predict: the predicted equilibria (summary.json's `prediction`, beside the measured).
+  std::optional<predict::Prediction> prediction;
 };
 
 /// The summary.json document: `version`, the resolved scenario echo, run facts and every result.
