@@ -2,6 +2,7 @@
 // byte-for-byte deterministic, and malformed scenarios fail cleanly with the JSON path.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -474,9 +475,59 @@ TEST_CASE("every published experiment runs with the shortening its README gives"
   }
   // Every file is in the table.
   for (const auto& e : fs::directory_iterator(kSource + "/configs/experiments")) {
-    if (e.path().extension() == ".json")
+    if (e.path().extension() == ".json" && e.path().filename() != "published.json")
       CHECK(listed.count(e.path().filename().string()) == 1);
   }
+}
+
+TEST_CASE("published.json: every row names an existing scenario, an extractor and a band, or says why not",
+          "[cli][experiments]") {
+  // tools/reproduce reads these rows; a row without a scenario, extractor or band would
+  // silently drop out of the reproduction report.
+  const auto pub = nlohmann::json::parse(read_file(kSource + "/configs/experiments/published.json"));
+  const std::string tool = read_file(kSource + "/tools/reproduce");
+  REQUIRE(pub["rows"].size() >= 80);
+  std::set<std::string> ids;
+  for (const auto& r : pub["rows"]) {
+    const std::string id = r["id"];
+    INFO(id);
+    CHECK(ids.insert(id).second);
+    CHECK(pub["papers"].contains(r["paper"].get<std::string>()));
+    CHECK(!r["ref"].get<std::string>().empty());
+    if (!r["not_expressible"].is_null()) {
+      CHECK(!r["not_expressible"].get<std::string>().empty());
+      continue;
+    }
+    REQUIRE(r["scenario"].is_string());
+    CHECK(fs::exists(kSource + "/configs/experiments/" + r["scenario"].get<std::string>()));
+    if (r.value("no_run", false))
+      continue;
+    const std::string ext = r["extractor"];
+    CHECK(tool.find("def x_" + ext + "(") != std::string::npos);
+    if (r["published"].is_number())
+      CHECK(r["band"].is_object());
+    else
+      CHECK(r["claim_check"].is_object());  // a qualitative row says what fastsim must show
+  }
+}
+
+TEST_CASE("the persistent-congestion files use the 100 Mb/s bottleneck the paper's numbers imply",
+          "[cli][experiments]") {
+  // 1-Mb/s Pareto sources are "0.5 % of the bottleneck" and eq. (20)'s 40.9-ms threshold
+  // for n = 4 needs C = 12 500 packets/s: the files had 1 Gb/s.
+  for (const char* name : {"pc-two-flows", "pc-two-flows-pareto", "pc-sequential", "pc-join-fair", "pc-five-flows",
+                           "pc-five-flows-rodriguez"}) {
+    INFO(name);
+    const auto s = nlohmann::json::parse(read_file(kSource + "/configs/experiments/" + name + ".json"));
+    CHECK(s["topology"]["dumbbell"]["bottleneck"]["rate"] == "100Mbps");
+    const double c = 100e6 / (8 * 1000.0);
+    const double alpha = s["flows"][0]["params"]["alpha"];
+    CHECK(4 * alpha * (1 + std::sqrt(17.0)) / (2 * c) == Approx(0.0409).margin(0.0001));
+  }
+  // The parking lot's background is one source (S_b, D) over every hop.
+  const auto pl = nlohmann::json::parse(read_file(kSource + "/configs/experiments/pc-parking-lot.json"));
+  REQUIRE(pl["udp"].size() == 1);
+  CHECK(pl["udp"][0]["hops"] == nlohmann::json::array({1, 5}));
 }
 
 TEST_CASE("a run with more traced flows than open files allowed writes every trace", "[cli][outputs]") {
