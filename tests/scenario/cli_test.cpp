@@ -683,3 +683,28 @@ TEST_CASE("validate shows the run's duration as written", "[cli]") {
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("links, 0.2 s)"));
 }
+
+TEST_CASE("tools/reproduce --quick fails when a row the committed report calls reproduced leaves its band",
+          "[cli][experiments]") {
+  // The CI check: eq. (10)'s two-flow share (three seeds) stays in its 2 % band, while the
+  // parking lot's fairness with the remedy (0.97 against the paper's 0.84) does not.
+  const fs::path dir = temp_dir("reproduce");
+  const auto committed = [&](const std::string& id) {
+    const fs::path f = dir / (id + ".md");
+    std::ofstream(f) << "| `" << id << "` | x | 1 | 1 | 0 % | ±2 % | reproduced |  |\n";
+    return f.string();
+  };
+  const std::string tool = "python3 " + kSource + "/tools/reproduce --quick --fastsim " + kBinary + " --out " +
+                           (dir / "runs").string() + " --report " + (dir / "report.md").string();
+  auto r = run_command(tool + " --only pc-eq10-share --committed " + committed("pc-eq10-share"));
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  const std::string report = read_file(dir / "report.md");
+  CHECK(report.find("| `pc-eq10-share` |") != std::string::npos);
+  CHECK(report.find("--quick") != std::string::npos);  // a quick report says so in its header
+  r = run_command(tool + " --only pc-fig16-remedy-100 --committed " + committed("pc-fig16-remedy-100"));
+  INFO(r.output);
+  CHECK(r.exit_code == 4);
+  CHECK(r.output.find("FAIL pc-fig16-remedy-100") != std::string::npos);
+  fs::remove_all(dir);
+}
