@@ -850,6 +850,8 @@ TEST_CASE("algorithm parameters in seconds take durations; switches take true an
   const auto params = nlohmann::json::parse(read_file(out / "summary.json"))["scenario"]["flows"][0]["params"];
   CHECK(params["tcp_friendly"] == 0.0);
   CHECK(params["fast_convergence"] == 1.0);
+  fs::remove_all(dir);
+}
 
 TEST_CASE("tools/reproduce --quick fails when a row the committed report calls reproduced leaves its band",
           "[cli][experiments]") {
