@@ -137,6 +137,9 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
       while (!pending.empty() && running.size() < std::max<size_t>(1, jobs)) {
         const RunPlan* r = pending.front();
         pending.pop_front();
+        // The clock starts before the fork, so a run killed by its alarm (armed in the
+        // child) never reports less than its timeout.
+        const auto fork_time = std::chrono::steady_clock::now();
         const pid_t pid = start_worker(run_dir(out, r->id), run_timeout_s);
         if (pid < 0) {  // cannot fork: record the failure and go on
           write_status(run_dir(out, r->id), {3, 0.0, "fork failed"});
@@ -145,7 +148,7 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
           continue;
         }
         running.emplace(pid, r);
-        started[pid] = std::chrono::steady_clock::now();
+        started[pid] = fork_time;
       }
       if (running.empty())
         break;
