@@ -8,6 +8,8 @@
     run.intervals               # one row per equilibrium interval (index: its number)
     run.interval_flows          # one row per interval and flow: throughput, convergence
     run.interval_at(35.0)       # the interval holding t = 35 s (a Series)
+    run.prediction              # `run --predict`: predicted against measured per interval and flow
+    run.prediction_intervals    # ... and the bottleneck's mean queue per interval
     run.flow_samples            # every flows/<id>.csv, long form, with a "flow" column
     run.link_samples            # every links/<id>.csv, with a "link" column
     run.udp_samples, run.arrival_samples
@@ -140,6 +142,57 @@ class Run:
                 row.update({key: v[i] if i < len(v) else None for key, v in lists.items()})
                 rows.append(row)
         return _numbers(pd.DataFrame(rows))
+
+    PREDICTION_COLUMNS = ["interval", "start_s", "end_s", "flow", "measured_goodput_bps", "predicted_goodput_bps",
+                          "relative_error", "reason", "predicted_goodput_band_low_bps",
+                          "predicted_goodput_band_high_bps", "within_band"]
+    PREDICTION_QUEUE_COLUMNS = ["interval", "start_s", "end_s", "bottleneck_queue_pkts.measured",
+                                "bottleneck_queue_pkts.predicted", "bottleneck_queue_pkts.relative_error"]
+
+    @property
+    def has_prediction(self):
+        """True if the run was made with `fastsim run --predict` (summary.json has "prediction")."""
+        return isinstance(self.summary.get("prediction"), dict)
+
+    @functools.cached_property
+    def prediction(self):
+        """summary.json's prediction (`fastsim run --predict`, docs/predict.md), one row per
+        measured interval and flow: interval (its number in intervals), start_s, end_s, flow,
+        measured_goodput_bps, predicted_goodput_bps and relative_error (NaN where the model
+        gives no number), reason (the model's text where it gives none, else None) and, for
+        Vegas, the band of equilibrium goodputs (predicted_goodput_band_low_bps, _high_bps)
+        and within_band. No rows (the same columns) for a run without --predict."""
+        rows = []
+        for k, iv in enumerate((self.summary.get("prediction") or {}).get("intervals", [])):
+            for f in iv.get("flows", []):
+                band = f.get("predicted_goodput_band_bps") or [None, None]
+                rows.append({"interval": k, "start_s": iv.get("start_s"), "end_s": iv.get("end_s"), "flow": f.get("id"),
+                             "measured_goodput_bps": f.get("measured_goodput_bps"),
+                             "predicted_goodput_bps": f.get("predicted_goodput_bps"),
+                             "relative_error": f.get("relative_error"), "reason": f.get("reason"),
+                             "predicted_goodput_band_low_bps": band[0], "predicted_goodput_band_high_bps": band[1],
+                             "within_band": f.get("within_band")})
+        return self._prediction_table(rows, self.PREDICTION_COLUMNS)
+
+    @functools.cached_property
+    def prediction_intervals(self):
+        """summary.json's prediction per measured interval: interval, start_s, end_s and the
+        bottleneck's mean queue in packets, bottleneck_queue_pkts.measured, .predicted and
+        .relative_error (NaN where the model predicts no queue). No rows without --predict."""
+        rows = []
+        for k, iv in enumerate((self.summary.get("prediction") or {}).get("intervals", [])):
+            row = {"interval": k, "start_s": iv.get("start_s"), "end_s": iv.get("end_s")}
+            row.update(_flatten(iv.get("bottleneck_queue_pkts") or {}, "bottleneck_queue_pkts."))
+            rows.append(row)
+        return self._prediction_table(rows, self.PREDICTION_QUEUE_COLUMNS)
+
+    @staticmethod
+    def _prediction_table(rows, columns):
+        df = pd.DataFrame(rows, columns=columns)
+        for c in df.columns:  # numbers; JSON nulls (and absent values) -> NaN
+            if c not in ("flow", "reason", "within_band"):
+                df[c] = pd.to_numeric(df[c]) if len(df) else df[c].astype("int64" if c == "interval" else float)
+        return df
 
     def interval_at(self, t):
         """The interval whose span [start_s, end_s) holds time t (the last one also holds

@@ -55,3 +55,29 @@ def make_sweep(folder, grid, replications=3, seed=3, base=None):
     fastsim("sweep", spec, "--out", out, "--jobs", "2", "--quiet")
     fastsim("collect", out)
     return out
+
+
+# For `run --predict`: two FAST flows on link a (the second joins at 2 s into the first's
+# queue: the persistent-congestion split) and, on a disjoint path, a Reno flow over
+# drop-tail only, for which the model gives a reason instead of a number. Two intervals.
+PREDICTED = {
+    "name": "predicted", "duration": "4s", "sample_interval": "0.5s",
+    "topology": {"nodes": ["s1", "d1", "s2", "d2"], "bottleneck": "a", "links": [
+        {"id": "a", "from": "s1", "to": "d1", "rate": "50Mbps", "delay": "5ms", "buffer": "1000pkt"},
+        {"id": "back1", "from": "d1", "to": "s1", "rate": "1Gbps", "delay": "5ms", "buffer": "1000pkt"},
+        {"id": "b", "from": "s2", "to": "d2", "rate": "10Mbps", "delay": "5ms", "buffer": "50pkt"},
+        {"id": "back2", "from": "d2", "to": "s2", "rate": "1Gbps", "delay": "5ms", "buffer": "1000pkt"}]},
+    "flows": [{"id": "fast1", "src": "s1", "dst": "d1", "algorithm": "fast", "params": {"alpha": 20}},
+              {"id": "fast2", "src": "s1", "dst": "d1", "algorithm": "fast", "params": {"alpha": 20}, "start": "2s"},
+              {"id": "reno", "src": "s2", "dst": "d2"}]}
+
+
+def run_scenario(folder, name, scenario, *args):
+    """Writes `scenario` to folder/name.json, runs it into folder/name with `args`, and
+    returns the output folder."""
+    path = os.path.join(folder, f"{name}.json")
+    with open(path, "w") as f:
+        json.dump(scenario, f)
+    out = os.path.join(folder, name)
+    fastsim("run", path, "--out", out, "--quiet", *args)
+    return out

@@ -1,6 +1,7 @@
 """load_run on a run of the repository's explicit-path scenario: summary tables, traces,
-the bottleneck, and intervals selected by time."""
+the bottleneck, and intervals selected by time; the prediction of `run --predict`."""
 
+import json
 import math
 import os
 import tempfile
@@ -8,7 +9,7 @@ import unittest
 
 from fastsim_results import load_run
 
-from .support import REPO, fastsim
+from .support import PREDICTED, REPO, fastsim, run_scenario
 
 
 class LoadRunTest(unittest.TestCase):
@@ -65,6 +66,50 @@ class LoadRunTest(unittest.TestCase):
     def test_not_a_run(self):
         with self.assertRaisesRegex(FileNotFoundError, "summary.json"):
             load_run(self.tmp.name)
+
+
+class LoadPredictionTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="fastsim-py-predict-")
+        cls.pred = run_scenario(cls.tmp.name, "pred", PREDICTED, "--predict")
+        cls.plain = run_scenario(cls.tmp.name, "plain", PREDICTED)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_prediction_rows_are_summary_json(self):
+        r = load_run(self.pred)
+        self.assertTrue(r.has_prediction)
+        with open(os.path.join(self.pred, "summary.json")) as f:
+            intervals = json.load(f)["prediction"]["intervals"]
+        expected = [(k, iv["start_s"], iv["end_s"], fl["id"], fl["predicted_goodput_bps"], fl.get("reason"))
+                    for k, iv in enumerate(intervals) for fl in iv["flows"]]
+        p = r.prediction
+        got = [(row.interval, row.start_s, row.end_s, row.flow,
+                None if math.isnan(row.predicted_goodput_bps) else row.predicted_goodput_bps, row.reason)
+               for row in p.itertuples()]
+        self.assertEqual(got, expected)
+        self.assertEqual(p["flow"].tolist(), ["fast1", "reno", "fast1", "fast2", "reno"])
+        reno = p[p["flow"] == "reno"]
+        self.assertTrue(reno["predicted_goodput_bps"].isna().all())  # a reason, not a number
+        self.assertTrue(all(text.startswith("no random loss") for text in reno["reason"]))
+        # The persistent-congestion split (eq. (10)): the newcomer gets 0.618 of the pair's rate.
+        second = p[p["interval"] == 1].set_index("flow")["predicted_goodput_bps"]
+        self.assertAlmostEqual(second["fast2"] / (second["fast1"] + second["fast2"]), (5**0.5 - 1) / 2, places=6)
+        q = r.prediction_intervals
+        self.assertEqual(q["bottleneck_queue_pkts.predicted"].tolist(),
+                         [iv["bottleneck_queue_pkts"]["predicted"] for iv in intervals])
+        self.assertEqual(q["bottleneck_queue_pkts.predicted"][0], 20.0)  # alpha packets
+
+    def test_no_prediction_without_the_flag(self):
+        r = load_run(self.plain)
+        self.assertFalse(r.has_prediction)
+        self.assertTrue(r.prediction.empty)
+        self.assertTrue(r.prediction_intervals.empty)
+        self.assertIn("predicted_goodput_bps", r.prediction.columns)
+        self.assertEqual(r.prediction["predicted_goodput_bps"].dtype, float)
 
 
 if __name__ == "__main__":

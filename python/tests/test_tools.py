@@ -1,8 +1,9 @@
 """tools/plot_run and tools/plot_sweep: the queue plotted is the bottleneck named in
 summary.json (not the alphabetically first link), --link for several links, the RTT
 panel, a log goodput axis when flows' shares differ by orders of magnitude, overlaid
-runs, plot_sweep's points equal collect's aggregates, and the tools run from a python3
-without pandas by re-executing under one that has it."""
+runs, the predicted levels of `run --predict` as dashed lines, plot_sweep's points equal
+collect's aggregates, and the tools run from a python3 without pandas by re-executing
+under one that has it."""
 
 import json
 import os
@@ -14,7 +15,7 @@ import venv
 
 import pandas as pd
 
-from .support import REPO, TOOLS, fastsim, make_sweep, run, tool
+from .support import PREDICTED, REPO, TOOLS, fastsim, make_sweep, run, run_scenario, tool
 
 # Two paths from s: 1 Gb/s to d1 and 1 Mb/s to d2, so the flows' goodputs differ 1000-fold.
 TWO_PATHS = {
@@ -30,6 +31,14 @@ TWO_PATHS = {
 
 def panel(data, key):
     return next(p for p in data["panels"] if p["panel"] == key)
+
+
+def plot_data(folder, *args, output="p.png"):
+    """plot_run ARGS --print-data, writing folder/output; its JSON."""
+    out = os.path.join(folder, output)
+    r = tool("plot_run", *args, "--output", out, "--print-data")
+    assert os.path.getsize(out) > 0, out
+    return json.loads(r.stdout)
 
 
 class PlotRunTest(unittest.TestCase):
@@ -55,10 +64,7 @@ class PlotRunTest(unittest.TestCase):
 
     @classmethod
     def plot_data(cls, *args, output="p.png"):
-        out = os.path.join(cls.tmp.name, output)
-        r = tool("plot_run", *args, "--output", out, "--print-data")
-        assert os.path.getsize(out) > 0, out
-        return json.loads(r.stdout)
+        return plot_data(cls.tmp.name, *args, output=output)
 
     def test_queue_is_the_bottleneck_of_summary_json(self):
         # explicit-path's links: back, core, down, up; its bottleneck is core. The old
@@ -110,6 +116,73 @@ class PlotRunTest(unittest.TestCase):
     def test_not_a_run_folder(self):
         r = tool("plot_run", self.tmp.name, "--output", os.path.join(self.tmp.name, "y.png"), expect=1)
         self.assertIn("summary.json", r.stderr)
+
+
+class PlotRunPredictionTest(unittest.TestCase):
+    """A run made with --predict gets each flow's predicted goodput per interval and the
+    bottleneck's predicted queue as dashed segments in the colours of the measured lines;
+    a run without it gets none."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="fastsim-py-plotpred-")
+        cls.pred = run_scenario(cls.tmp.name, "pred", PREDICTED, "--predict")
+        cls.plain = run_scenario(cls.tmp.name, "plain", PREDICTED)
+        with open(os.path.join(cls.pred, "summary.json")) as f:
+            cls.intervals = json.load(f)["prediction"]["intervals"]
+        cls.pred_data = plot_data(cls.tmp.name, cls.pred, output="pred.png")
+        cls.plain_data = plot_data(cls.tmp.name, cls.plain, output="plain.png")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_predicted_goodput_per_interval_dashed_in_the_flows_colour(self):
+        goodput = panel(self.pred_data, "goodput")
+        expected = {}  # label -> [(interval, start, end, Mb/s)] from summary.json
+        for k, iv in enumerate(self.intervals):
+            for fl in iv["flows"]:
+                if fl["predicted_goodput_bps"] is not None:
+                    expected.setdefault(f"{fl['id']} (predicted)", []).append(
+                        (k, iv["start_s"], iv["end_s"], fl["predicted_goodput_bps"] / 1e6))
+        self.assertEqual(sorted(expected), ["fast1 (predicted)", "fast2 (predicted)"])  # reno: a reason
+        self.assertEqual(len(expected["fast1 (predicted)"]), 2)
+        self.assertEqual([s[0] for s in expected["fast2 (predicted)"]], [1])  # it starts at 2 s
+        colours = {line["label"]: line["color"] for line in goodput["lines"]}
+        got = {p["label"]: p for p in goodput["predicted"]}
+        self.assertEqual(sorted(got), sorted(expected))
+        for label, segments in expected.items():
+            p = got[label]
+            self.assertEqual(p["linestyle"], "dashed")
+            self.assertEqual(p["color"], colours[label[: -len(" (predicted)")]])
+            self.assertEqual([(s["interval"], s["start_s"], s["end_s"]) for s in p["segments"]],
+                             [s[:3] for s in segments])
+            for s, e in zip(p["segments"], segments):
+                self.assertAlmostEqual(s["value"], e[3], places=9)
+        self.assertEqual(goodput["legend"], ["predicted (dashed)"])
+        self.assertEqual(self.pred_data["runs"][0]["prediction"], True)
+
+    def test_predicted_bottleneck_queue_dashed(self):
+        queue = panel(self.pred_data, "queue")
+        self.assertEqual([line["label"] for line in queue["lines"]], ["a (bottleneck)"])
+        self.assertEqual(len(queue["predicted"]), 1)
+        p = queue["predicted"][0]
+        self.assertEqual(p["label"], "a (predicted)")
+        self.assertEqual(p["color"], queue["lines"][0]["color"])
+        self.assertEqual([(s["start_s"], s["end_s"], s["value"]) for s in p["segments"]],
+                         [(iv["start_s"], iv["end_s"], iv["bottleneck_queue_pkts"]["predicted"])
+                          for iv in self.intervals])
+        self.assertEqual(p["segments"][0]["value"], 20.0)  # fast1's alpha
+        self.assertEqual(queue["legend"], ["a (bottleneck)", "predicted (dashed)"])
+
+    def test_no_predicted_lines_without_predict(self):
+        data = self.plain_data
+        self.assertEqual(data["runs"][0]["prediction"], False)
+        for p in data["panels"]:
+            self.assertEqual(p["predicted"], [], p["panel"])
+            self.assertNotIn("predicted (dashed)", p["legend"], p["panel"])
+        self.assertEqual(panel(data, "goodput")["legend"], [])
+        self.assertEqual(panel(data, "queue")["legend"], ["a (bottleneck)"])
 
 
 class InterpreterTest(unittest.TestCase):
