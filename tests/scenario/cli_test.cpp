@@ -871,6 +871,8 @@ TEST_CASE("tools/reproduce --quick fails when a row the committed report calls r
   const std::string report = read_file(dir / "report.md");
   CHECK(report.find("| `pc-eq10-share` |") != std::string::npos);
   CHECK(report.find("--quick") != std::string::npos);  // a quick report says so in its header
+  // A theory row also shows the model's value from `fastsim predict` (eq. (10): 0.618).
+  CHECK(report.find("| reproduced | `fastsim predict`: 0.618 |") != std::string::npos);
   r = run_command(tool + " --only pc-fig16-remedy-100 --committed " + committed("pc-fig16-remedy-100"));
   INFO(r.output);
   CHECK(r.exit_code == 4);
