@@ -523,6 +523,23 @@ TEST_CASE("published.json: every row names an existing scenario, an extractor an
     else
       CHECK(r["claim_check"].is_object());  // a qualitative row says what fastsim must show
   }
+  // Figures: each draws from rows that exist (a misspelt id would leave the figure undrawn).
+  REQUIRE(pub["figures"].size() >= 10);
+  for (const auto& f : pub["figures"]) {
+    INFO(f["id"].get<std::string>());
+    CHECK(pub["papers"].contains(f["paper"].get<std::string>()));
+    CHECK(!f["caption"].get<std::string>().empty());
+    const std::string kind = f["kind"];
+    REQUIRE((kind == "traces" || kind == "rows"));
+    const auto& refs = kind == "traces" ? f["runs_of"] : f["rows"];
+    REQUIRE(!refs.empty());
+    for (const auto& id : refs)
+      CHECK(ids.count(id.get<std::string>()) == 1);
+    if (kind == "traces")
+      CHECK(f["labels"].size() == refs.size());
+    else
+      CHECK(f["x"].size() == refs.size());
+  }
 }
 
 TEST_CASE("the persistent-congestion files use the 100 Mb/s bottleneck the paper's numbers imply",
