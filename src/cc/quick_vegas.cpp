@@ -11,11 +11,14 @@ std::vector<ParamSpec> QuickVegas::param_specs() {
       {"beta", 4, 0, 1e6, "packets", "cut to (alpha+beta)/2 queued when more than beta are"},
       {"gamma", 1, 0, 1e6, "packets", "leave slow start once more than gamma are queued"},
       rtt_statistic_param(),
+      diff_arithmetic_param(),
   };
 }
 
 QuickVegas::QuickVegas(const ParamValues& p)
-    : alpha_(p.get("alpha")), beta_(p.get("beta")), core_(p.get("gamma"), rtt_statistic_from(p)) {}
+    : alpha_(p.get("alpha")),
+      beta_(p.get("beta")),
+      core_(p.get("gamma"), rtt_statistic_from(p), diff_arithmetic_from(p)) {}
 
 void QuickVegas::adjust(Window& w, double diff) {
   const double mid = (alpha_ + beta_) / 2;

@@ -2,6 +2,7 @@
 #include "fastsim/cc/vegas.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -17,6 +18,38 @@ double vegas_backlog(double w, Duration base_rtt, Duration rtt) {
   if (rtt.ps() <= 0)
     return 0;
   return w * static_cast<double>((rtt - base_rtt).ps()) / static_cast<double>(rtt.ps());
+}
+
+double vegas_diff(DiffArithmetic arithmetic, double w, Duration base_rtt, Duration rtt) {
+  switch (arithmetic) {
+    case DiffArithmetic::kLinux:
+      if (base_rtt.ps() <= 0)
+        return 0;
+      return std::floor(std::floor(w) * static_cast<double>((rtt - base_rtt).ps()) /
+                        static_cast<double>(base_rtt.ps()));
+    case DiffArithmetic::kNs2:
+      return std::trunc(vegas_backlog(w, base_rtt, rtt) + 0.5);
+    case DiffArithmetic::kExact:
+      break;
+  }
+  return vegas_backlog(w, base_rtt, rtt);
+}
+
+ParamSpec diff_arithmetic_param() {
+  return choice_param("diff_arithmetic", {"exact", "linux", "ns2"},
+                      "how diff is computed: the real w (RTT - baseRTT) / RTT, Linux's integer "
+                      "floor(cwnd (RTT - baseRTT) / baseRTT), or ns-2's rounding int(diff + 0.5)");
+}
+
+DiffArithmetic diff_arithmetic_from(const ParamValues& p) {
+  const std::string& name = p.choice("diff_arithmetic");
+  if (name == "linux")
+    return DiffArithmetic::kLinux;
+  if (name == "ns2")
+    return DiffArithmetic::kNs2;
+  if (name == "exact")
+    return DiffArithmetic::kExact;
+  throw std::invalid_argument("unknown diff_arithmetic \"" + name + "\"");
 }
 
 ParamSpec rtt_statistic_param() {
@@ -79,7 +112,7 @@ VegasAck VegasCore::on_ack(const FlowView& flow, Window& w, const AckEvent& ack)
   if (flow.state != CaState::kOpen)
     return out;
   if (rtt && flow.rtt->min_rtt) {
-    out.backlog = vegas_backlog(w.cwnd_pkts, *flow.rtt->min_rtt, *rtt);
+    out.backlog = vegas_diff(arithmetic_, w.cwnd_pkts, *flow.rtt->min_rtt, *rtt);
     diff_ = *out.backlog;
   }
   if (w.cwnd_pkts >= w.ssthresh_pkts) {
@@ -105,6 +138,7 @@ std::vector<ParamSpec> Vegas::param_specs() {
       {"beta", 4, 0, 1e6, "packets", "shrink by one packet per RTT while more than beta are queued"},
       {"gamma", 1, 0, 1e6, "packets", "leave slow start once more than gamma are queued"},
       rtt_statistic_param(),
+      diff_arithmetic_param(),
   };
 }
 
@@ -115,7 +149,9 @@ std::vector<std::pair<std::string, std::string>> Vegas::check(const ParamValues&
 }
 
 Vegas::Vegas(const ParamValues& p)
-    : alpha_(p.get("alpha")), beta_(p.get("beta")), core_(p.get("gamma"), rtt_statistic_from(p)) {}
+    : alpha_(p.get("alpha")),
+      beta_(p.get("beta")),
+      core_(p.get("gamma"), rtt_statistic_from(p), diff_arithmetic_from(p)) {}
 
 void Vegas::on_ack(const FlowView& flow, Window& w, const AckEvent& ack) {
   const VegasAck a = core_.on_ack(flow, w, ack);

@@ -47,6 +47,8 @@ const ParamRow kParamRows[] = {
     {"vegas",     "gamma", 1.0,  1.0,   1.0,  "Linux tcp_vegas.c gamma = 1; ns-2 Agent/TCP/Vegas v_gamma_ 1"},
     {"vegas",     "rtt_statistic", "round_min", "round_min", "round_mean", "Linux tcp_vegas.c judges a round by its minimum RTT; ns-2 tcp-vegas.cc by the mean of the round's samples"},
     {"quick-vegas", "rtt_statistic", "round_min", "round_min", "round_mean", "as vegas: Quick Vegas was evaluated in ns-2, whose Vegas averages the round"},
+    {"vegas",     "diff_arithmetic", "exact", "exact", "ns2", "ns-2 tcp-vegas.cc: delta = int((expect - actual) * baseRTT + 0.5); Linux tcp_vegas.c computes cwnd * (rtt - baseRTT) / baseRTT in u32 arithmetic (diff_arithmetic linux), not yet the linux profile's default: fastsim predict and the Vegas theory tests model the real-valued diff"},
+    {"quick-vegas", "diff_arithmetic", "exact", "exact", "ns2", "as vegas: the paper's pseudo-code tests diff == (alpha + beta) / 2, an integer comparison; Quick Vegas is not in Linux"},
     {"cubic",     "hystart", "off", "linux", "off",  "Linux tcp_cubic.c hystart = 1 (since 2.6.29); ns-2 has no CUBIC agent of its own"},
     {"ctcp",      "tube",  "off", "on",  "off",  "the CTCP implementations of the Leith et al. evaluation (Vista SP1 and the Linux re-implementation of the draft) employ TUBE; ns-2 has no CTCP agent"},
 };

@@ -274,3 +274,18 @@ TEST_CASE("FAST halves on loss but keeps min_loss_window for large windows", "[c
   CHECK(e.loss().cwnd_pkts == Approx(10));
   CHECK(e.timeout().cwnd_pkts == Approx(1));
 }
+
+TEST_CASE("Vegas diff arithmetic: real, ns-2's rounding, Linux's truncated integers over baseRTT", "[vegas]") {
+  // w = 95.5 packets, baseRTT 100 ms, RTT 105 ms: the real diff is 95.5 x 5 / 105 = 4.548;
+  // ns-2 rounds it to 5 (int(4.548 + 0.5)); Linux computes 95 x 5 / 100 = 4.75 in
+  // integers and truncates it to 4.
+  const Duration base = Duration::milliseconds(100);
+  const Duration rtt = Duration::milliseconds(105);
+  CHECK(cc::vegas_diff(cc::DiffArithmetic::kExact, 95.5, base, rtt) == Approx(95.5 * 5 / 105));
+  CHECK(cc::vegas_diff(cc::DiffArithmetic::kNs2, 95.5, base, rtt) == 5);
+  CHECK(cc::vegas_diff(cc::DiffArithmetic::kLinux, 95.5, base, rtt) == 4);
+  // Beta = 4: the same flow shrinks under ns-2 (5 > 4), holds under Linux (4) and under
+  // the real value shrinks too (4.548 > 4).
+  CHECK(cc::vegas_diff(cc::DiffArithmetic::kNs2, 60, base, Duration::milliseconds(104)) == 2);  // 2.31 -> 2
+  CHECK(cc::vegas_diff(cc::DiffArithmetic::kNs2, 60, base, rtt) == 3);                          // 2.86 -> 3
+}

@@ -7,8 +7,9 @@
 // it spreads incr over its ACKs and the next one holds the window.
 // Choices:
 // - The decision uses the round that just ended, judged by the RTT statistic of
-//   parameter rtt_statistic (round_min, round_mean, srtt; as Vegas, vegas.hpp);
-//   decisions happen at every other round boundary once slow start is over.
+//   parameter rtt_statistic (round_min, round_mean, srtt; as Vegas, vegas.hpp), with
+//   diff computed and rounded as parameter diff_arithmetic says (exact, linux, ns2; as
+//   Vegas); decisions happen at every other round boundary once slow start is over.
 // - incr applies during the round that follows the adjustment only (the paper: the
 //   window is adjusted every other RTT, like Vegas's slow start, whose in-between round
 //   keeps the window fixed; eq. 3 adds (beta - diff) succ per estimation). A round that

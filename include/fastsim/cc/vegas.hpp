@@ -9,6 +9,13 @@
 //   including, the one that ends this round; any round with a sample decides); srtt the
 //   RFC 6298 smoothed RTT (>= 3 samples in the round, as round_min). baseRTT is the
 //   smallest sample ever (Linux also resets it whenever it re-enters Open, fastsim does not).
+// - diff's arithmetic is, by parameter diff_arithmetic: exact (the real number w (RTT -
+//   baseRTT) / RTT of the Arizona papers); linux as tcp_vegas.c computes it, in integers:
+//   floor(cwnd (RTT - baseRTT) / baseRTT) with cwnd in whole packets (divided by baseRTT,
+//   not RTT, and truncated, so a flow holds up to beta + 1 packets before it shrinks);
+//   ns2 as tcp-vegas.cc rounds it, int(diff + 0.5) (its pseudo-code's "diff == (alpha +
+//   beta) / 2" branch shows Quick Vegas compares integers too). ns-2 computes diff from
+//   the packets outstanding and those sent in the last round; fastsim from the window.
 // - Slow start doubles the window every other round (growth rounds alternate with
 //   rounds that only measure) and ends when diff > gamma, cutting the window by 1/8
 //   (the seed paper; Linux instead sets w = min(w, target + 1)); ssthresh = w then.
@@ -33,6 +40,15 @@ ParamSpec rtt_statistic_param();
 /// The parsed value of rtt_statistic_param().
 RttStatistic rtt_statistic_from(const ParamValues& p);
 
+/// How diff is computed and rounded (parameter diff_arithmetic).
+enum class DiffArithmetic : uint8_t { kExact, kLinux, kNs2 };
+/// The diff_arithmetic parameter shared by Vegas and Quick Vegas.
+ParamSpec diff_arithmetic_param();
+/// The parsed value of diff_arithmetic_param().
+DiffArithmetic diff_arithmetic_from(const ParamValues& p);
+/// diff as `arithmetic` computes it for window `w`.
+double vegas_diff(DiffArithmetic arithmetic, double w, Duration base_rtt, Duration rtt);
+
 /// What the shared part of a Vegas-family ACK leaves to the algorithm.
 struct VegasAck {
   bool avoidance = false;         ///< congestion avoidance: the algorithm's own rule applies
@@ -45,7 +61,8 @@ struct VegasAck {
 /// 1/8 and ssthresh = w).
 class VegasCore {
  public:
-  VegasCore(double gamma, RttStatistic statistic) : gamma_(gamma), statistic_(statistic) {}
+  VegasCore(double gamma, RttStatistic statistic, DiffArithmetic arithmetic = DiffArithmetic::kExact)
+      : gamma_(gamma), statistic_(statistic), arithmetic_(arithmetic) {}
   VegasAck on_ack(const FlowView& flow, Window& w, const AckEvent& ack);
   /// The latest backlog estimate (packets).
   [[nodiscard]] double diff() const { return diff_; }
@@ -56,6 +73,7 @@ class VegasCore {
 
   double gamma_;
   RttStatistic statistic_;
+  DiffArithmetic arithmetic_;
   bool grow_round_ = true;
   double diff_ = 0;
   // round_mean (ns-2 order): samples of the current round so far, and when it began.
