@@ -10,7 +10,7 @@ cmake --install "$FASTSIM_BUILD_DIR" --prefix "$prefix" >"$TMP/install.log" || {
 }
 for f in bin/fastsim bin/fastsim-plot-run bin/fastsim-plot-sweep share/man/man1/fastsim.1 \
   share/bash-completion/completions/fastsim share/fastsim/configs/demo.json share/doc/fastsim/README.md \
-  share/doc/fastsim/scenario-format.md \
+  share/doc/fastsim/scenario-format.md share/doc/fastsim/extending.md \
   lib/python3/dist-packages/fastsim_results/__init__.py; do
   [ -e "$prefix/$f" ] || fail "not installed: $f"
 done
