@@ -21,6 +21,7 @@ WORD_OPTIONS = {"--backend": "local slurm"}
 # A command's positional argument is the option of that name (boost "positional").
 POSITIONAL_DIR = {"dir"}
 
+# src/cli/commands.hpp's exit codes (packaging/tests/cli_docs_test.sh compares the two).
 EXIT_STATUS = [
     ("0", "success"),
     ("1", "invalid scenario or input (each problem is printed with its JSON path)"),
@@ -31,7 +32,7 @@ EXIT_STATUS = [
 
 
 def help_text(binary, *args):
-    r = subprocess.run([binary, *args, "--help"] if args else [binary, "--help"], capture_output=True, text=True)
+    r = subprocess.run([binary, *args, "--help"], capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"gen_cli_docs: {binary} {' '.join(args)} --help exited {r.returncode}: {r.stderr}")
     return r.stdout

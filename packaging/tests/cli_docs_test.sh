@@ -15,6 +15,14 @@ for c in "${commands[@]}"; do
     grep -qF "\\fB$(sed 's/-/\\-/g' <<<"$opt")\\fR" "$man" || fail "man page lacks $c's option $opt"
   done
 done
+# The exit codes of src/cli/commands.hpp, each under EXIT STATUS.
+codes=$(grep -oE 'k[A-Za-z]+ = [0-9]+' "$FASTSIM_SOURCE_DIR/src/cli/commands.hpp" | grep -oE '[0-9]+$') ||
+  fail "no exit codes in src/cli/commands.hpp"
+exit_section=$(sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$man")
+for code in $codes; do
+  grep -qx ".B $code" <<<"$exit_section" || fail "man page's EXIT STATUS lacks $code"
+done
+[ "$(grep -c '^\.B [0-9]' <<<"$exit_section")" = "$(wc -w <<<"$codes")" ] || fail "EXIT STATUS codes differ from commands.hpp"
 if command -v groff >/dev/null; then
   warnings=$(groff -man -Tutf8 -ww -z "$man" 2>&1)
   [ -z "$warnings" ] || fail "groff warns about the man page: $warnings"

@@ -24,4 +24,7 @@ done
 [ -n "$(dpkg-deb -f "$deb" Maintainer)" ] || fail "no Maintainer"
 description=$(dpkg-deb -f "$deb" Description)
 [[ "$description" == *"congestion control"*"fastsim_results"* ]] || fail "Description: $description"
+synopsis=$(head -n 1 <<<"$description")
+[[ "$(sed -n 2p <<<"$description")" != *"$synopsis"* ]] || fail "the extended description repeats the synopsis: $description"
+[[ "$(sed -n 2p <<<"$description")" == " fastsim simulates"* ]] || fail "extended description: $description"
 echo "ok: $(basename "$deb"), Depends: $depends"
