@@ -22,6 +22,7 @@
 #include "fastsim/tcp/tcp_settings.hpp"
 #include "int_option.hpp"
 #include "overrides.hpp"
+#include "terminal_reporter.hpp"
 
 namespace po = boost::program_options;
 using fastsim::config::ScenarioError;
@@ -273,22 +274,24 @@ int cmd_run(const std::vector<std::string>& args) {
     options.predict = vm.count("predict") > 0;
     const auto wall_start = std::chrono::steady_clock::now();
     double last_print = 0;
-    bool printed = false;
     const double total = scenario->duration.to_seconds();
+    // On a terminal the progress line is redrawn in place every half second; into a file
+    // or a pipe (a batch job's log) it is a plain line every 30 s, no carriage returns.
+    TerminalReporter reporter(quiet);
+    const double print_every_s = reporter.terminal() ? 0.5 : 30.0;
     if (!quiet) {
       options.on_progress = [&](double sim_s, uint64_t events) {
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-        if (wall < 2.0 || wall - last_print < 0.5)
+        if (wall < 2.0 || wall - last_print < print_every_s)
           return;
         last_print = wall;
-        printed = true;
-        std::cerr << fmt::format("\r[fastsim] {:.1f}/{:.0f} s simulated ({:.0f}%), {:.1f} M events/s, {:.0f} s wall   ",
-                                 sim_s, total, 100.0 * sim_s / total, static_cast<double>(events) / wall / 1e6, wall);
+        reporter.progress(fmt::format("[fastsim] {:.1f}/{:.0f} s simulated ({:.0f}%), {:.1f} M events/s, {:.0f} s wall",
+                                      sim_s, total, 100.0 * sim_s / total, static_cast<double>(events) / wall / 1e6,
+                                      wall));
       };
     }
     const auto& r = exp.run(options);
-    if (printed)
-      std::cerr << "\n";
+    reporter.finish();
     if (!quiet) {
       std::cerr << fmt::format("[fastsim] done: {} s simulated in {:.2f} s wall, {} events, {} data packets -> {}\n",
                                r.sim_time_s, r.wall_time_s, r.events, r.data_packets_delivered, out);

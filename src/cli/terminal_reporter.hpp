@@ -1,4 +1,4 @@
-// How sweep backends' reports look on the user's terminal: the progress line is redrawn
+// How sweep backends' reports and fastsim run's progress look on the user's terminal: the progress line is redrawn
 // in place when stderr is a terminal and written as plain lines when it is a file (no
 // carriage returns in logs); messages stay on their own lines; dry-run scripts go to
 // stdout. `quiet` hides the progress only.
@@ -35,6 +35,8 @@ class TerminalReporter final : public sweep::Reporter {
     std::cerr << line << '\n';
   }
   void output(std::string_view text) override { std::cout << text; }
+  /// True when stderr is a terminal (the progress line is redrawn in place).
+  [[nodiscard]] bool terminal() const { return terminal_; }
   void finish() override {
     if (line_open_)
       std::cerr << '\n';
