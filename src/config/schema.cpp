@@ -164,7 +164,7 @@ json params_schema(const cc::AlgorithmInfo& a) {
     if (!p.choices.empty()) {
       s = {{"enum", p.choices}};
     } else if (cc::is_switch_param(p)) {
-      s = {{"anyOf", json::array({{{"type", "boolean"}}, {{"enum", {0, 1}}}})}};
+      s = {{"type", "boolean"}};
     } else if (cc::is_duration_param(p)) {
       s = {{"anyOf",
             json::array({{{"type", "number"}, {"minimum", p.min}, {"maximum", p.max}},

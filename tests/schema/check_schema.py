@@ -108,6 +108,7 @@ def main():
         "bad TCP setting type": changed(base, set_in(["defaults"], {"sack": "yes"})),
         "missing duration": changed(base, lambda d: d.pop("duration")),
         "switch given as a string": changed(cubic, set_in(["flows", 0, "params"], {"tcp_friendly": "yes"})),
+        "switch given as 1": changed(cubic, set_in(["flows", 0, "params"], {"tcp_friendly": 1})),
         "negative duration parameter": changed(fast, set_in(["flows", 0, "params"], {"mi_qdelay": "-1ms"})),
         "bad id": changed(base, set_in(["flows", 0, "id"], "a b")),
     }
