@@ -66,10 +66,8 @@ std::optional<net::BufferLimit> read_link_buffer(Reader& r, std::optional<Rate> 
              fmt::format("expected the id of a flow in /flows or a round-trip time like \"80ms\", got \"{}\"", *of));
     return std::nullopt;
   }
-  if (pending == nullptr) {
-    br.error("of", fmt::format("the access links of a dumbbell or parking lot are one per flow: give a round-trip time "
-                               "like \"80ms\", not a flow (\"{}\")",
-                               *of));
+  if (pending == nullptr) {  // a caller that cannot resolve a flow's BDP later
+    br.error("of", fmt::format("expected a round-trip time like \"80ms\" here, got \"{}\"", *of));
     return std::nullopt;
   }
   pending->push_back(request);

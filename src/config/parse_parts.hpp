@@ -76,8 +76,8 @@ struct BdpBuffer {
 enum class DelayKey { kRequired, kOptional, kAbsent };
 /// Reads rate, delay, buffer, loss_rate and the optional "dummynet" and "red" blocks of a
 /// link description; nullopt (with issues) if something required is missing or bad. A
-/// buffer relative to a flow's BDP goes into `bdp` (nullptr: refused, a flow must not be
-/// named, as for the per-flow access links).
+/// buffer given relative to a BDP is recorded in `bdp` (nullptr: only a round-trip time
+/// is accepted, and it is not echoed).
 std::optional<net::LinkConfig> read_link_model(Reader& r, const std::string& id, DelayKey delay_key,
                                                std::vector<BdpBuffer>* bdp = nullptr);
 /// The "buffer" of a link description with rate `rate`: a buffer value or a BDP object; a

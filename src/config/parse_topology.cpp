@@ -22,6 +22,22 @@ void name_bdp_links(std::vector<BdpBuffer>& bdp, size_t from, const std::vector<
     bdp[i].links = links;
 }
 
+/// The access links of the shorthands are made one per flow: a BDP buffer recorded from
+/// index `first` on must name a round-trip time, not a flow; false (reported) if one does.
+bool access_bdp_ok(std::vector<BdpBuffer>& bdp, size_t first, Issues& issues) {
+  bool ok = true;
+  for (size_t i = first; i < bdp.size(); ++i) {
+    if (bdp[i].bytes == 0) {
+      issues.push_back(
+          {bdp[i].path + "/of", fmt::format("the access links of a dumbbell or parking lot are one per "
+                                            "flow: give a round-trip time like \"80ms\", not a flow (\"{}\")",
+                                            bdp[i].of)});
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 std::optional<DumbbellShape> read_dumbbell(const json& j, const std::string& path, Issues& issues,
                                            std::vector<BdpBuffer>& bdp) {
   Reader r(j, path, issues, "dumbbell");
@@ -43,9 +59,10 @@ std::optional<DumbbellShape> read_dumbbell(const json& j, const std::string& pat
   }
   if (const json* a = r.get("access")) {
     Reader ar(*a, r.path_of("access"), issues, "access_link");
-    auto c = read_link_model(ar, "access", DelayKey::kAbsent);
+    const size_t first = bdp.size();
+    auto c = read_link_model(ar, "access", DelayKey::kAbsent, &bdp);
     ar.finish();
-    ok = ok && c.has_value();
+    ok = ok && c.has_value() && access_bdp_ok(bdp, first, issues);
     if (c)
       d.access = *c;
   } else {
@@ -122,9 +139,10 @@ std::optional<ParkingLotShape> read_parking_lot(const json& j, const std::string
   }
   if (const json* a = r.get("access")) {
     Reader ar(*a, r.path_of("access"), issues, "link_model");
-    auto c = read_link_model(ar, "access", DelayKey::kOptional);
+    const size_t first = bdp.size();
+    auto c = read_link_model(ar, "access", DelayKey::kOptional, &bdp);
     ar.finish();
-    ok = ok && c.has_value();
+    ok = ok && c.has_value() && access_bdp_ok(bdp, first, issues);
     if (c)
       shape.access = *c;
   } else {

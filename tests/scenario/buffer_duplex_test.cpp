@@ -125,6 +125,8 @@ TEST_CASE("a buffer as a fraction of a round-trip time's BDP, on shorthand topol
   doc["topology"]["dumbbell"]["access"]["buffer"] = {{"bdp_fraction", 1}, {"of", "2ms"}};
   s = config::parse_scenario(doc);
   CHECK(link_of(s, "a.access_src").link.buffer.bytes == 2500000);  // 10 Gb/s x 2 ms / 8
+  CHECK(link_of(s, "b.access_dst_rev").link.buffer.bytes == 2500000);
+  CHECK(s.resolved["topology"]["dumbbell"]["access"]["buffer"] == 2500000);
 }
 
 TEST_CASE("BDP buffers: errors name the path and the allowed values", "[scenario][topology][bad-input]") {
