@@ -218,6 +218,9 @@ int cmd_algorithms(const std::vector<std::string>& args) {
       if (!p.choices.empty()) {
         std::cout << fmt::format("  {:<18} default {:<10} one of {:<13} {}\n", p.name, by_default.get<std::string>(),
                                  fmt::format("{}", fmt::join(p.choices, "|")), p.help);
+      } else if (fastsim::cc::is_switch_param(p)) {  // written true or false, never 0 or 1
+        std::cout << fmt::format("  {:<18} default {:<10} true or false {:<12} {}\n", p.name,
+                                 by_default.get<double>() != 0 ? "true" : "false", "", p.help);
       } else {
         std::cout << fmt::format("  {:<18} default {:<10} range [{}, {}] {:<12} {}\n", p.name, by_default.get<double>(),
                                  p.min, p.max, p.unit, p.help);

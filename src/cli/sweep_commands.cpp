@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <set>
@@ -26,6 +27,7 @@
 #include "fastsim/sweep/collect.hpp"
 #include "fastsim/sweep/folder_lock.hpp"
 #include "fastsim/sweep/run_store.hpp"
+#include "fastsim/sweep/sweep_spec.hpp"
 #include "fastsim/trace/atomic_file.hpp"
 #include "int_option.hpp"
 #include "overrides.hpp"
@@ -373,35 +375,44 @@ int cmd_check(const std::vector<std::string>& args) {
   po::options_description opts("check options");
   std::string baseline_file, results;
   size_t jobs = default_jobs();
+  uint64_t replications = 0;  // 0: the file's
   opts.add_options()("baseline", po::value(&baseline_file), "baseline file")(
       "results", po::value(&results), "results folder: reuse its successful runs, run the others into it")(
-      "update", "rewrite the expected values from the measured ones")("jobs", int_in_range(&jobs, "jobs", 1, kMaxJobs),
-                                                                      "worker processes, 1 to 4096 (default: cores)")(
+      "update", "rewrite the expected values from the measured means")(
+      "replications",
+      int_in_range(&replications, "replications", 1, static_cast<int64_t>(sweep::kMaxCheckReplications)),
+      "runs per scenario, 1 to 1000 (default: the baseline's \"replications\", else 1)")(
+      "jobs", int_in_range(&jobs, "jobs", 1, kMaxJobs), "worker processes, 1 to 4096 (default: cores)")(
       "quiet,q", "no progress line");
   po::variables_map vm;
   const char* usage =
-      "usage: fastsim check BASELINE.json [--results DIR] [--update] [--jobs N] [--quiet]\n"
-      "  run a regression baseline; exit 4 if a metric leaves its band (docs/sweeps.md)";
+      "usage: fastsim check BASELINE.json [--results DIR] [--update] [--replications N] [--jobs N] [--quiet]\n"
+      "  run a regression baseline; exit 4 if a metric's mean leaves its band (docs/sweeps.md)";
   if (auto rc = parse_options("check", usage, args, opts, "baseline", vm))
     return *rc;
   if (baseline_file.empty()) {
     std::cerr << usage << "\n";
     return kUsage;
   }
+  const std::optional<uint64_t> forced = replications > 0 ? std::optional<uint64_t>(replications) : std::nullopt;
   sweep::Baseline baseline;
   std::vector<sweep::RunPlan> plans;
+  std::vector<uint64_t> counts;  // replications per scenario
   try {
     const json doc = config::load_json_file(baseline_file);
     baseline = sweep::parse_baseline(doc, fs::path(baseline_file).parent_path().string());
     for (size_t i = 0; i < baseline.scenarios.size(); ++i) {
       const auto& s = baseline.scenarios[i];
       json scenario;
+      uint64_t seed = 1;
       try {  // report a scenario's problems under the baseline entry that names it
         scenario = config::load_json_file(s.file);
         config::apply_overrides(scenario, s.sets);
         if (s.seed)
           scenario["seed"] = *s.seed;
-        run::enforce_limits(config::parse_scenario(scenario));
+        const auto parsed = config::parse_scenario(scenario);
+        run::enforce_limits(parsed);
+        seed = parsed.seed;
       } catch (const ScenarioError& e) {
         config::Issues located;
         for (const auto& issue : e.issues()) {
@@ -410,11 +421,17 @@ int cmd_check(const std::vector<std::string>& args) {
         }
         throw ScenarioError(located);
       }
-      sweep::RunPlan p;
-      p.index = i;
-      p.id = s.name;
-      p.scenario = scenario;
-      plans.push_back(std::move(p));
+      counts.push_back(sweep::replications_of(baseline, s, forced));
+      for (uint64_t r = 0; r < counts.back(); ++r) {
+        sweep::RunPlan p;
+        p.index = plans.size();
+        p.id = sweep::replication_id(s.name, r);
+        p.replication = r;
+        p.scenario = scenario;
+        if (r > 0)  // replication 0 runs the scenario as written
+          p.scenario["seed"] = sweep::derive_seed(seed, r);
+        plans.push_back(std::move(p));
+      }
     }
   } catch (const ScenarioError& e) {
     print_issues(e, baseline_file);
@@ -460,41 +477,50 @@ int cmd_check(const std::vector<std::string>& args) {
     std::cerr << "fastsim check: failed: " << e.what() << "\n";
     return kRunFailed;
   }
-  // The table.
+  // The table: per metric the mean over the replications, the half-width of its 95 %
+  // confidence interval and n.
   size_t failures = 0, missing = 0;
   std::vector<std::string> diffs, failed_runs;
-  json updated = baseline.doc;
-  std::cout << fmt::format("{:<28} {:<44} {:>14} {:>14} {:>29}  {}\n", "scenario", "metric", "expected", "measured",
-                           "band", "result");
+  std::vector<sweep::ExpectedUpdate> updates;
+  std::cout << fmt::format("{:<28} {:<44} {:>14} {:>14} {:>11} {:>4} {:>29}  {}\n", "scenario", "metric", "expected",
+                           "mean", "ci95 +-", "n", "band", "result");
   for (size_t i = 0; i < baseline.scenarios.size(); ++i) {
     const auto& s = baseline.scenarios[i];
-    const fs::path rd = sweep::run_dir(dir, s.name);
-    const auto status = sweep::read_status(rd);
-    json summary;
-    if (status && status->exit_code == 0) {
-      try {
-        summary = config::load_json_file((rd / "summary.json").string());
-      } catch (const std::exception&) {
-        failed_runs.push_back(s.name);
-        std::cout << fmt::format("{:<28} run failed: no readable {}\n", s.name, (rd / "summary.json").string());
+    std::vector<json> summaries;
+    for (uint64_t r = 0; r < counts[i]; ++r) {
+      const std::string id = sweep::replication_id(s.name, r);
+      const fs::path rd = sweep::run_dir(dir, id);
+      const auto status = sweep::read_status(rd);
+      json summary;
+      if (status && status->exit_code == 0) {
+        try {
+          summary = config::load_json_file((rd / "summary.json").string());
+        } catch (const std::exception&) {
+          failed_runs.push_back(id);
+          std::cout << fmt::format("{:<28} run failed: no readable {}\n", id, (rd / "summary.json").string());
+        }
+      } else {
+        failed_runs.push_back(id);
+        std::cout << fmt::format("{:<28} run failed: {}\n", id, status ? status->error : "no status");
       }
-    } else {
-      failed_runs.push_back(s.name);
-      std::cout << fmt::format("{:<28} run failed: {}\n", s.name, status ? status->error : "no status");
+      summaries.push_back(std::move(summary));
     }
     for (size_t k = 0; k < s.metrics.size(); ++k) {
       const auto& m = s.metrics[k];
-      const auto measured = sweep::metric_value(summary, m.metric);
-      const bool ok = sweep::passes(m, measured);
-      failures += ok ? 0 : 1;
-      missing += measured ? 0 : 1;
+      std::vector<std::optional<double>> values;
+      for (const auto& summary : summaries)
+        values.push_back(sweep::metric_value(summary, m.metric));
+      const auto o = sweep::evaluate(m, values);
+      failures += o.pass ? 0 : 1;
+      missing += o.complete ? 0 : 1;
       const auto [lo, hi] = sweep::band(m);
-      std::cout << fmt::format("{:<28} {:<44} {:>14.6g} {:>14} {:>29}  {}\n", s.name, m.metric, m.expected,
-                               measured ? fmt::format("{:.6g}", *measured) : "missing",
-                               fmt::format("[{:.6g}, {:.6g}]", lo, hi), ok ? "pass" : "FAIL");
-      if (measured && *measured != m.expected) {
-        updated["scenarios"][i]["metrics"][k]["expected"] = *measured;
-        diffs.push_back(fmt::format("{} {}: {:.17g} -> {:.17g}", s.name, m.metric, m.expected, *measured));
+      std::cout << fmt::format("{:<28} {:<44} {:>14.6g} {:>14} {:>11} {:>4} {:>29}  {}\n", s.name, m.metric, m.expected,
+                               o.n > 0 ? fmt::format("{:.6g}", o.mean) : "missing",
+                               o.half_width ? fmt::format("{:.3g}", *o.half_width) : "-", o.n,
+                               fmt::format("[{:.6g}, {:.6g}]", lo, hi), o.pass ? "pass" : "FAIL");
+      if (o.complete && o.mean != m.expected) {
+        updates.push_back({i, k, o.mean});
+        diffs.push_back(fmt::format("{} {}: {:.17g} -> {:.17g}", s.name, m.metric, m.expected, o.mean));
       }
     }
   }
@@ -508,7 +534,12 @@ int cmd_check(const std::vector<std::string>& args) {
       return failed_runs.empty() ? kCheckFailed : kRunFailed;
     }
     try {
-      trace::write_file_atomically(baseline_file, updated.dump(2) + "\n");
+      // Only the expected values change: the file keeps its order and layout.
+      std::ifstream in(baseline_file, std::ios::binary);
+      const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+      if (!in.good() && !in.eof())
+        throw std::runtime_error("cannot read " + baseline_file);
+      trace::write_file_atomically(baseline_file, sweep::update_expected(text, updates));
     } catch (const std::exception& e) {
       std::cerr << fmt::format("fastsim check: {} not updated: {}\n", baseline_file, e.what());
       return kRunFailed;

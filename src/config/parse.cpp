@@ -122,7 +122,7 @@ Scenario parse_scenario(const json& doc) {
   json resolved = doc;
   const std::optional<Duration> duration = read_run(top, s, resolved);
   TcpSettings defaults = read_defaults(top, resolved);
-  const TopologyRead topology = read_topology(top, s);
+  TopologyRead topology = read_topology(top, s);
   TrafficContext traffic{.topology = topology,
                          .node_ids = {s.nodes.begin(), s.nodes.end()},
                          .duration = duration,
@@ -140,6 +140,8 @@ Scenario parse_scenario(const json& doc) {
     check_link_ids(s, issues);
   if (issues.empty())  // routes only once the topology and flows are sound
     resolve_routes(s, issues);
+  if (issues.empty())  // a buffer relative to a flow's BDP needs the flow's routes
+    resolve_bdp_buffers(s, topology.bdp_buffers, issues, resolved);
   if (issues.empty())  // an arrival "load" gives a rate only once the bottleneck is known
     check_arrival_loads(s, issues);
   if (!issues.empty())

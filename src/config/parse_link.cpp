@@ -45,13 +45,14 @@ std::optional<net::RedParams> read_red(Reader& link) {
 
 }  // namespace
 
-std::optional<net::LinkConfig> read_link_model(Reader& r, const std::string& id, DelayKey delay_key) {
+std::optional<net::LinkConfig> read_link_model(Reader& r, const std::string& id, DelayKey delay_key,
+                                               std::vector<BdpBuffer>* bdp) {
   auto rate = r.rate("rate", true);
   const bool delay_required = delay_key == DelayKey::kRequired;
   std::optional<Duration> delay;
   if (delay_key != DelayKey::kAbsent)
     delay = r.duration("delay", delay_required);
-  auto buf = r.buffer("buffer", true);
+  auto buf = read_link_buffer(r, rate, bdp);  // parse_buffer.cpp
   auto loss = r.number("loss_rate");
   net::LinkConfig c;
   c.id = id;

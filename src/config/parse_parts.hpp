@@ -61,11 +61,31 @@ nlohmann::json tcp_to_json(const TcpSettings& s);
 /// `stack` (tcp/stack_profile.hpp). `params_echo` receives every parameter value.
 const cc::AlgorithmInfo* read_algorithm(Reader& r, FlowSpec& f, nlohmann::json& params_echo, tcp::Stack stack);
 
+/// A buffer given as a fraction of a bandwidth-delay product (parse_buffer.cpp):
+/// {"bdp_fraction": F, "of": a duration or a flow id}.
+struct BdpBuffer {
+  std::string path;  ///< JSON pointer of the "buffer" object
+  double fraction = 0;
+  std::string of;                  ///< a round-trip time ("80ms") or a flow id
+  Rate rate;                       ///< the link's own rate
+  std::vector<std::string> links;  ///< the links that take it (the link and its reverse copy)
+  uint64_t bytes = 0;              ///< 0 until resolved (a flow's base RTT needs its routes)
+};
+
 /// Whether a link description has a "delay" key.
 enum class DelayKey { kRequired, kOptional, kAbsent };
 /// Reads rate, delay, buffer, loss_rate and the optional "dummynet" and "red" blocks of a
-/// link description; nullopt (with issues) if something required is missing or bad.
-std::optional<net::LinkConfig> read_link_model(Reader& r, const std::string& id, DelayKey delay_key);
+/// link description; nullopt (with issues) if something required is missing or bad. A
+/// buffer given relative to a BDP is recorded in `bdp` (nullptr: only a round-trip time
+/// is accepted, and it is not echoed).
+std::optional<net::LinkConfig> read_link_model(Reader& r, const std::string& id, DelayKey delay_key,
+                                               std::vector<BdpBuffer>* bdp = nullptr);
+/// The "buffer" of a link description with rate `rate`: a buffer value or a BDP object; a
+/// BDP of a flow is recorded in `pending` and resolved by resolve_bdp_buffers.
+std::optional<net::BufferLimit> read_link_buffer(Reader& r, std::optional<Rate> rate, std::vector<BdpBuffer>* pending);
+/// Sizes the buffers relative to a flow's base RTT (routes resolved) and writes every
+/// BDP buffer's byte count into the resolved-scenario echo.
+void resolve_bdp_buffers(Scenario& s, const std::vector<BdpBuffer>& pending, Issues& issues, nlohmann::json& resolved);
 
 struct DumbbellShape {
   net::LinkConfig bottleneck;
@@ -85,6 +105,7 @@ struct TopologyRead {
   std::optional<DumbbellShape> dumbbell;       ///< set for a valid dumbbell
   std::optional<ParkingLotShape> parking_lot;  ///< set for a valid parking lot
   bool ok = false;                             ///< nodes and links are usable
+  std::vector<BdpBuffer> bdp_buffers;          ///< buffers given relative to a BDP
   /// Hosts are made per flow (dumbbell, parking lot) rather than named by the scenario.
   [[nodiscard]] bool shorthand() const { return kind == Kind::kDumbbell || kind == Kind::kParkingLot; }
 };

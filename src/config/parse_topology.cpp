@@ -16,13 +16,38 @@ using nlohmann::json;
 
 namespace {
 
-std::optional<DumbbellShape> read_dumbbell(const json& j, const std::string& path, Issues& issues) {
+/// Names the links that take the BDP buffers recorded from index `from` on.
+void name_bdp_links(std::vector<BdpBuffer>& bdp, size_t from, const std::vector<std::string>& links) {
+  for (size_t i = from; i < bdp.size(); ++i)
+    bdp[i].links = links;
+}
+
+/// The access links of the shorthands are made one per flow: a BDP buffer recorded from
+/// index `first` on must name a round-trip time, not a flow; false (reported) if one does.
+bool access_bdp_ok(std::vector<BdpBuffer>& bdp, size_t first, Issues& issues) {
+  bool ok = true;
+  for (size_t i = first; i < bdp.size(); ++i) {
+    if (bdp[i].bytes == 0) {
+      issues.push_back(
+          {bdp[i].path + "/of", fmt::format("the access links of a dumbbell or parking lot are one per "
+                                            "flow: give a round-trip time like \"80ms\", not a flow (\"{}\")",
+                                            bdp[i].of)});
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+std::optional<DumbbellShape> read_dumbbell(const json& j, const std::string& path, Issues& issues,
+                                           std::vector<BdpBuffer>& bdp) {
   Reader r(j, path, issues, "dumbbell");
   DumbbellShape d;
   bool ok = r.is_object();
   if (const json* b = r.get("bottleneck")) {
     Reader br(*b, r.path_of("bottleneck"), issues, "link_model");
-    auto c = read_link_model(br, "bottleneck", DelayKey::kRequired);
+    const size_t first = bdp.size();
+    auto c = read_link_model(br, "bottleneck", DelayKey::kRequired, &bdp);
+    name_bdp_links(bdp, first, {"bottleneck", "bottleneck_rev"});
     br.finish();
     ok = ok && c.has_value();
     if (c)
@@ -34,9 +59,10 @@ std::optional<DumbbellShape> read_dumbbell(const json& j, const std::string& pat
   }
   if (const json* a = r.get("access")) {
     Reader ar(*a, r.path_of("access"), issues, "access_link");
-    auto c = read_link_model(ar, "access", DelayKey::kAbsent);
+    const size_t first = bdp.size();
+    auto c = read_link_model(ar, "access", DelayKey::kAbsent, &bdp);
     ar.finish();
-    ok = ok && c.has_value();
+    ok = ok && c.has_value() && access_bdp_ok(bdp, first, issues);
     if (c)
       d.access = *c;
   } else {
@@ -58,7 +84,8 @@ int64_t max_hops() {
 /// "parking_lot": {"hops": [link, ...]} or {"hop": link, "count": L}, plus "access".
 /// Adds routers r0 .. rL and links hop1 .. hopL (r(i-1) -> ri, monitored) with their
 /// reverse hopi_rev.
-std::optional<ParkingLotShape> read_parking_lot(const json& j, const std::string& path, Scenario& s, Issues& issues) {
+std::optional<ParkingLotShape> read_parking_lot(const json& j, const std::string& path, Scenario& s, Issues& issues,
+                                                std::vector<BdpBuffer>& bdp) {
   Reader r(j, path, issues, "parking_lot");
   ParkingLotShape shape;
   bool ok = r.is_object();
@@ -79,7 +106,9 @@ std::optional<ParkingLotShape> read_parking_lot(const json& j, const std::string
     } else {
       for (size_t i = 0; i < list->size(); ++i) {
         Reader hr((*list)[i], fmt::format("{}/hops/{}", path, i), issues, "link_model");
-        auto c = read_link_model(hr, fmt::format("hop{}", i + 1), DelayKey::kRequired);
+        const size_t first = bdp.size();
+        auto c = read_link_model(hr, fmt::format("hop{}", i + 1), DelayKey::kRequired, &bdp);
+        name_bdp_links(bdp, first, {fmt::format("hop{}", i + 1), fmt::format("hop{}_rev", i + 1)});
         hr.finish();
         ok = ok && c.has_value();
         if (c)
@@ -93,9 +122,16 @@ std::optional<ParkingLotShape> read_parking_lot(const json& j, const std::string
       ok = false;
     }
     Reader hr(*one, r.path_of("hop"), issues, "link_model");
-    auto c = read_link_model(hr, "hop", DelayKey::kRequired);
+    const size_t first = bdp.size();
+    auto c = read_link_model(hr, "hop", DelayKey::kRequired, &bdp);
     hr.finish();
     ok = ok && c.has_value();
+    std::vector<std::string> every_hop;
+    for (int64_t i = 0; i < count.value_or(0); ++i) {
+      every_hop.push_back(fmt::format("hop{}", i + 1));
+      every_hop.push_back(fmt::format("hop{}_rev", i + 1));
+    }
+    name_bdp_links(bdp, first, every_hop);
     for (int64_t i = 0; c && i < count.value_or(0); ++i) {
       hops.push_back(*c);
       hops.back().id = fmt::format("hop{}", i + 1);
@@ -103,9 +139,10 @@ std::optional<ParkingLotShape> read_parking_lot(const json& j, const std::string
   }
   if (const json* a = r.get("access")) {
     Reader ar(*a, r.path_of("access"), issues, "link_model");
-    auto c = read_link_model(ar, "access", DelayKey::kOptional);
+    const size_t first = bdp.size();
+    auto c = read_link_model(ar, "access", DelayKey::kOptional, &bdp);
     ar.finish();
-    ok = ok && c.has_value();
+    ok = ok && c.has_value() && access_bdp_ok(bdp, first, issues);
     if (c)
       shape.access = *c;
   } else {
@@ -246,14 +283,26 @@ void read_links(Reader& tr, const json& links, Scenario& s, TopologyRead& result
     auto id = lr.id("id", true);
     auto from = lr.string("from", true);
     auto to = lr.string("to", true);
-    auto model = read_link_model(lr, id.value_or(""), DelayKey::kRequired);
+    const size_t first = result.bdp_buffers.size();
+    auto model = read_link_model(lr, id.value_or(""), DelayKey::kRequired, &result.bdp_buffers);
     auto monitor = lr.boolean("monitor");
+    const bool duplex = lr.boolean("duplex").value_or(false);
     lr.finish();
     bool ok = lr.is_object() && id && from && to && model;
     if (id && !ids.insert(*id).second) {
       lr.error("id", fmt::format("duplicate link id \"{}\"", *id));
       ok = false;
     }
+    // A duplex link is two one-way links: ID from -> to and ID_rev to -> from (the naming
+    // of the dumbbell's and parking lot's reverse links).
+    const std::string rev_id = id.value_or("") + "_rev";
+    if (id && duplex && !ids.insert(rev_id).second) {
+      lr.error("duplex",
+               fmt::format("the reverse link of duplex link \"{}\" is named \"{}\", a duplicate link id", *id, rev_id));
+      ok = false;
+    }
+    if (id)
+      name_bdp_links(result.bdp_buffers, first, duplex ? std::vector<std::string>{*id, rev_id} : std::vector{*id});
     for (const auto& [key, node] : {std::pair{"from", from}, std::pair{"to", to}}) {
       if (node && !nodes.count(*node)) {
         lr.error(key, fmt::format("no node \"{}\" in /topology/nodes", *node));
@@ -274,6 +323,13 @@ void read_links(Reader& tr, const json& links, Scenario& s, TopologyRead& result
     l.to = *to;
     l.monitor = monitor.value_or(true);
     s.links.push_back(l);
+    if (duplex) {  // the same rate, delay and queue; random loss on the declared direction only
+      LinkSpec rev = l;
+      rev.link.id = rev_id;
+      rev.link.loss_rate = 0;
+      std::swap(rev.from, rev.to);
+      s.links.push_back(rev);
+    }
   }
 }
 
@@ -300,11 +356,11 @@ TopologyRead read_topology(Reader& top, Scenario& s) {
   } else if (db != nullptr || pl != nullptr) {
     if (db != nullptr) {
       result.kind = TopologyRead::Kind::kDumbbell;
-      result.dumbbell = read_dumbbell(*db, "/topology/dumbbell", top.issues());
+      result.dumbbell = read_dumbbell(*db, "/topology/dumbbell", top.issues(), result.bdp_buffers);
       result.ok = result.dumbbell.has_value();
     } else {
       result.kind = TopologyRead::Kind::kParkingLot;
-      result.parking_lot = read_parking_lot(*pl, "/topology/parking_lot", s, top.issues());
+      result.parking_lot = read_parking_lot(*pl, "/topology/parking_lot", s, top.issues(), result.bdp_buffers);
       result.ok = result.parking_lot.has_value();
     }
     if (bottleneck && db != nullptr) {

@@ -158,9 +158,10 @@ std::optional<bool> Reader::switch_value(const std::string& key) {
     return std::nullopt;
   if (v->is_boolean())
     return v->get<bool>();
-  if (v->is_number() && (v->get<double>() == 0 || v->get<double>() == 1))
-    return v->get<double>() == 1;
-  error(key, fmt::format("expected true or false (JSON booleans, as every switch of a scenario), got {}", v->dump()));
+  // One convention: 0 and 1 are refused too (is 1 "on" or a count?), like every other value.
+  error(key, fmt::format("expected true or false (JSON booleans, as every switch of a scenario; 0 and 1 are not "
+                         "switches), got {}",
+                         v->dump()));
   return std::nullopt;
 }
 

@@ -57,7 +57,7 @@ class Reader {
   /// An identifier (node, link or flow id): letters, digits, '-', '_', '.'; not "." or "..".
   std::optional<std::string> id(const std::string& key, bool required = false);
   std::optional<bool> boolean(const std::string& key);
-  /// A switch of an algorithm: true or false (0 and 1 are read as false and true).
+  /// A switch of an algorithm: true or false (JSON booleans only; 0 and 1 are errors).
   /// Only for a key no table lists.
   std::optional<bool> switch_value(const std::string& key);
   /// Seconds in [min, max], given as a duration ("10ms") or a number of seconds. Only for

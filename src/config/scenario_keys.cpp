@@ -103,7 +103,8 @@ std::vector<ObjectSpec> make_objects() {
                .help = "a one-way link of an explicit topology",
                .keys = {required(key("id", K::kId, "link id")), required(key("from", K::kString, "node id")),
                         required(key("to", K::kString, "node id")),
-                        key("monitor", K::kBoolean, "trace the link (default true)")},
+                        key("monitor", K::kBoolean, "trace the link (default true)"),
+                        key("duplex", K::kBoolean, "also the reverse link ID_rev, to -> from")},
                .include = {"link_model"}});
   o.push_back({.name = "node",
                .help = "a node of an explicit topology",
@@ -176,6 +177,11 @@ std::vector<ObjectSpec> make_objects() {
            key("mean", K::kSize, "fixed, exponential, pareto: the mean (fixed: the size)"),
            key("min", K::kSize, "bounded_pareto: smallest size"), key("max", K::kSize, "bounded_pareto: largest size"),
            ranged("shape", K::kNumber, 0, 100, "pareto, bounded_pareto: the shape")}});
+  o.push_back({.name = "bdp_buffer",
+               .help = "a buffer of bdp_fraction x the link's rate x a round-trip time, in bytes",
+               .keys = {required(ranged("bdp_fraction", K::kNumber, 0, 1000, "the fraction of the BDP (> 0)")),
+                        required(key("of", K::kString,
+                                     "the round-trip time: a duration (\"80ms\") or a flow id (its base RTT)"))}});
   return o;
 }
 

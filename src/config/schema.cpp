@@ -53,9 +53,11 @@ void add_value_defs(json& defs) {
   defs["size"] =
       quantity(Quantity::kSize, kMinSizeBytes, kMaxSizeBytes, false, "a size: \"1.5MB\", or a number of bytes");
   defs["buffer"] = {
-      {"description", "a buffer: packets (\"2000pkt\") or a size (\"1.5MB\", or a number of bytes)"},
+      {"description",
+       "a buffer: packets (\"2000pkt\"), a size (\"1.5MB\", or a number of bytes) or a fraction of a BDP"},
       {"anyOf", json::array({{{"$ref", def_ref("size")}},
-                             {{"type", "string"}, {"pattern", quantity_pattern(unit_suffixes(Quantity::kPackets))}}})}};
+                             {{"type", "string"}, {"pattern", quantity_pattern(unit_suffixes(Quantity::kPackets))}},
+                             {{"$ref", def_ref("bdp_buffer")}}})}};
   defs["id"] = {{"description", "1 to 128 letters, digits, '-', '_' or '.'; not \".\" or \"..\""},
                 {"type", "string"},
                 {"pattern", "^[A-Za-z0-9._-]{1,128}$"},
@@ -164,7 +166,7 @@ json params_schema(const cc::AlgorithmInfo& a) {
     if (!p.choices.empty()) {
       s = {{"enum", p.choices}};
     } else if (cc::is_switch_param(p)) {
-      s = {{"anyOf", json::array({{{"type", "boolean"}}, {{"enum", {0, 1}}}})}};
+      s = {{"type", "boolean"}};
     } else if (cc::is_duration_param(p)) {
       s = {{"anyOf",
             json::array({{{"type", "number"}, {"minimum", p.min}, {"maximum", p.max}},

@@ -12,6 +12,7 @@
 
 #include "fastsim/config/errors.hpp"
 #include "fastsim/config/units.hpp"
+#include "fastsim/sweep/collect.hpp"
 
 namespace fastsim::sweep {
 
@@ -27,8 +28,21 @@ Baseline parse_baseline(const json& doc, const std::string& baseline_dir) {
     throw config::ScenarioError(config::Issues{{"/scenarios", "expected a non-empty array of scenarios"}});
   }
   for (const auto& [key, value] : doc.items()) {
-    if (key != "scenarios" && key != "description")
-      issues.push_back({"/" + key, fmt::format("unknown key \"{}\"; allowed: scenarios, description", key)});
+    if (key != "scenarios" && key != "description" && key != "replications")
+      issues.push_back(
+          {"/" + key, fmt::format("unknown key \"{}\"; allowed: scenarios, description, replications", key)});
+  }
+  auto read_replications = [&](const json& v, const std::string& path) -> std::optional<uint64_t> {
+    auto n = config::parse_integer(v, 1, static_cast<int64_t>(kMaxCheckReplications));
+    if (auto* err = std::get_if<std::string>(&n)) {
+      issues.push_back({path, *err});
+      return std::nullopt;
+    }
+    return static_cast<uint64_t>(std::get<int64_t>(n));
+  };
+  if (doc.contains("replications")) {
+    if (auto n = read_replications(doc["replications"], "/replications"))
+      b.replications = *n;
   }
   std::set<std::string> names;
   for (size_t i = 0; i < list->size(); ++i) {
@@ -40,9 +54,10 @@ Baseline parse_baseline(const json& doc, const std::string& baseline_dir) {
     }
     BaselineScenario bs;
     for (const auto& [key, value] : s.items()) {
-      if (key != "name" && key != "file" && key != "set" && key != "seed" && key != "metrics")
+      if (key != "name" && key != "file" && key != "set" && key != "seed" && key != "metrics" && key != "replications")
         issues.push_back(
-            {path + "/" + key, fmt::format("unknown key \"{}\"; allowed: name, file, set, seed, metrics", key)});
+            {path + "/" + key,
+             fmt::format("unknown key \"{}\"; allowed: name, file, set, seed, replications, metrics", key)});
     }
     if (!s.contains("name") || !s["name"].is_string()) {
       issues.push_back({path + "/name", "missing required string"});
@@ -85,6 +100,8 @@ Baseline parse_baseline(const json& doc, const std::string& baseline_dir) {
         bs.seed = static_cast<uint64_t>(std::get<int64_t>(seed));
       }
     }
+    if (s.contains("replications"))
+      bs.replications = read_replications(s["replications"], path + "/replications");
     const json* metrics = s.contains("metrics") ? &s["metrics"] : nullptr;
     if (metrics == nullptr || !metrics->is_array() || metrics->empty()) {
       issues.push_back({path + "/metrics", "expected a non-empty array of metrics"});
@@ -229,6 +246,51 @@ bool passes(const MetricCheck& m, std::optional<double> measured) {
     return false;
   const auto [lo, hi] = band(m);
   return *measured >= lo && *measured <= hi;
+}
+
+uint64_t replications_of(const Baseline& b, const BaselineScenario& s, std::optional<uint64_t> forced) {
+  return forced.value_or(s.replications.value_or(b.replications));
+}
+
+std::string replication_id(const std::string& name, uint64_t r) {
+  return r == 0 ? name : fmt::format("{}~r{}", name, r);
+}
+
+MetricOutcome evaluate(const MetricCheck& m, const std::vector<std::optional<double>>& values) {
+  MetricOutcome out;
+  std::vector<double> x;
+  for (const auto& v : values) {
+    if (v && std::isfinite(*v))
+      x.push_back(*v);
+  }
+  out.n = x.size();
+  out.complete = !values.empty() && x.size() == values.size();
+  if (x.empty())
+    return out;
+  const Aggregate a = aggregate(x);
+  out.mean = a.mean;
+  if (a.ci_low && a.ci_high)
+    out.half_width = *a.ci_high - a.mean;
+  const auto [lo, hi] = band(m);
+  const double low = a.ci_low.value_or(a.mean), high = a.ci_high.value_or(a.mean);
+  out.pass = out.complete && high >= lo && low <= hi;  // the interval meets the band
+  return out;
+}
+
+std::string update_expected(const std::string& text, const std::vector<ExpectedUpdate>& updates) {
+  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text);
+  for (const auto& u : updates)
+    doc["scenarios"][u.scenario]["metrics"][u.metric]["expected"] = u.value;
+  // The indentation width: the leading spaces of the first indented line (2 if none).
+  int indent = 2;
+  for (size_t pos = text.find('\n'); pos != std::string::npos; pos = text.find('\n', pos + 1)) {
+    const size_t first = text.find_first_not_of(' ', pos + 1);
+    if (first != std::string::npos && first > pos + 1 && text[first] != '\n') {
+      indent = static_cast<int>(first - pos - 1);
+      break;
+    }
+  }
+  return doc.dump(indent) + "\n";
 }
 
 }  // namespace fastsim::sweep

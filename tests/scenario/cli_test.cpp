@@ -150,13 +150,18 @@ TEST_CASE("malformed scenarios fail with the JSON path and never crash", "[cli][
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "ctcp", "params": {"k": 3}})",
        "/flows/0/params/k: expected a number in [0.1, 1.5]"},
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "cubic", "params": {"tcp_friendly": 0.5}})",
-       "/flows/0/params/tcp_friendly: expected true or false (JSON booleans, as every switch of a scenario), got "
-       "0.5"},
+       "/flows/0/params/tcp_friendly: expected true or false (JSON booleans, as every switch of a scenario; 0 and "
+       "1 are not switches), got 0.5"},
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "cubic", "params": {"tcp_friendly": "yes"}})",
-       "/flows/0/params/tcp_friendly: expected true or false (JSON booleans, as every switch of a scenario), got "
-       "\"yes\""},
+       "/flows/0/params/tcp_friendly: expected true or false (JSON booleans, as every switch of a scenario; 0 and "
+       "1 are not switches), got \"yes\""},
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "cubic", "params": {"fast_convergence": "on"}})",
        "/flows/0/params/fast_convergence: expected true or false"},
+      {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "cubic", "params": {"fast_convergence": 1}})",
+       "/flows/0/params/fast_convergence: expected true or false (JSON booleans, as every switch of a scenario; 0 "
+       "and 1 are not switches), got 1"},
+      {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "cubic", "params": {"tcp_friendly": 0}})",
+       "/flows/0/params/tcp_friendly: expected true or false"},
       {"/flows/0", R"({"id": "a", "rtt": "40ms", "algorithm": "fast", "params": {"mi_qdelay": "-1ms"}})",
        "/flows/0/params/mi_qdelay: expected a duration in [0, 10] seconds, like \"10ms\" or a number of seconds, "
        "got \"-1ms\""},
@@ -402,6 +407,8 @@ TEST_CASE("usage errors exit 2 and --help, --version, algorithms succeed", "[cli
   CHECK_THAT(a.output, Catch::Contains("decrease"));
   CHECK_THAT(a.output, Catch::Contains("rto_granularity      0s         0s         10ms"));  // per stack
   CHECK_THAT(a.output, Catch::Contains("(stack defaults: rfc 2.0, linux 2.0, ns2 1.0)"));    // vegas alpha
+  // A switch is listed as it is written: true or false (0 and 1 are refused).
+  CHECK_THAT(a.output, Catch::Contains("tcp_friendly       default true       true or false"));
   const auto aj = run_command(kBinary + " algorithms --json");
   REQUIRE(aj.exit_code == 0);
   const auto listing = nlohmann::json::parse(aj.output);
@@ -716,7 +723,8 @@ TEST_CASE("validate shows the run's duration as written", "[cli]") {
 }
 
 TEST_CASE("every subcommand prints its usage on --help, -h and help COMMAND, exit 0", "[cli][help]") {
-  for (const std::string cmd : {"run", "validate", "algorithms", "sweep", "collect", "check", "schema", "predict", "sweep-task"}) {
+  for (const std::string cmd :
+       {"run", "validate", "algorithms", "sweep", "collect", "check", "schema", "predict", "sweep-task"}) {
     for (const std::string& form :
          {kBinary + " " + cmd + " --help", kBinary + " " + cmd + " -h", kBinary + " help " + cmd}) {
       const auto r = run_command(form);

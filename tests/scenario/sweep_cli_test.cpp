@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -465,5 +466,79 @@ TEST_CASE("sweep --unset and --set change the base scenario before the grid's va
   CHECK_THAT(bad.output, Catch::Contains("/duration"));
   CHECK(run_command(sweep + " --out " + (dir / "out2").string() + " --set duration").exit_code == 2);
   CHECK_FALSE(fs::exists(dir / "out2" / "sweep.json"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("check over replications: mean, interval and n per metric; --update keeps the file's layout",
+          "[cli][check]") {
+  const fs::path dir = temp_dir("check-reps");
+  // Random loss makes the seeds matter: every replication measures something else.
+  std::ofstream(dir / "s.json") << R"({"name": "c", "duration": "4s",
+      "topology": {"dumbbell": {"bottleneck": {"rate": "20Mbps", "delay": "2ms", "buffer": "100pkt", "loss_rate": 1e-3},
+                                "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+      "defaults": {"stack": "rfc"},
+      "flows": [{"id": "a", "rtt": "20ms"}, {"id": "b", "rtt": "20ms"}]})";
+  // Hand-written: keys not sorted, 4-space indentation.
+  const std::string text = R"({
+    "description": "replicated check",
+    "replications": 3,
+    "scenarios": [
+        {
+            "name": "two",
+            "file": "s.json",
+            "seed": 5,
+            "metrics": [
+                {
+                    "metric": "/flows/a/goodput_bps",
+                    "expected": 1,
+                    "tolerance": 0.5,
+                    "relative": true,
+                    "direction": "~"
+                }
+            ]
+        }
+    ]
+}
+)";
+  std::ofstream(dir / "baseline.json") << text;
+  const std::string cmd =
+      kBinary + " check " + (dir / "baseline.json").string() + " --quiet --results " + (dir / "results").string();
+  auto r = run_command(cmd);
+  INFO(r.output);
+  CHECK(r.exit_code == 4);  // the goodput is millions of bits/s, not 1
+  // One run per replication: the scenario's name, then NAME~rR with derived seeds.
+  for (const char* id : {"two", "two~r1", "two~r2"})
+    CHECK(fs::exists(dir / "results" / "runs" / id / "summary.json"));
+  CHECK_FALSE(fs::exists(dir / "results" / "runs" / "two~r3"));
+  std::set<nlohmann::json> seeds, goodputs;
+  for (const char* id : {"two", "two~r1", "two~r2"}) {
+    const auto summary = nlohmann::json::parse(read_file(dir / "results" / "runs" / id / "summary.json"));
+    seeds.insert(summary["scenario"]["seed"]);
+    goodputs.insert(summary["flows"][0]["goodput_bps"]);
+  }
+  CHECK(seeds.size() == 3);
+  CHECK(seeds.count(5) == 1);  // replication 0 runs the baseline's seed
+  CHECK(goodputs.size() == 3);
+  CHECK_THAT(r.output, Catch::Contains("ci95 +-"));
+  CHECK_THAT(r.output, Catch::Matches("(.|\n)*/flows/a/goodput_bps +1 +[0-9.e+]+ +[0-9.e+]+ +3 (.|\n)*"));
+  // --replications overrides the file: one run, no interval.
+  r = run_command(cmd + " --replications 1");
+  CHECK_THAT(r.output, Catch::Matches("(.|\n)*/flows/a/goodput_bps +1 +[0-9.e+]+ +- +1 (.|\n)*"));
+  CHECK(run_command(cmd + " --replications 0").exit_code == 2);
+  CHECK(run_command(cmd + " --replications 1001").exit_code == 2);
+  // --update writes the mean of the three and changes nothing else in the file.
+  r = run_command(cmd + " --update");
+  CHECK(r.exit_code == 0);
+  double mean = 0;
+  for (const auto& g : goodputs)
+    mean += g.get<double>() / 3;
+  const std::string after = read_file(dir / "baseline.json");
+  const auto expected_at = after.find("\"expected\": ");
+  REQUIRE(expected_at != std::string::npos);
+  CHECK(std::stod(after.substr(expected_at + 12)) == Approx(mean).epsilon(1e-12));
+  std::string restored = after;
+  restored.replace(expected_at, after.find(',', expected_at) - expected_at, "\"expected\": 1");
+  CHECK(restored == text);
+  CHECK(run_command(cmd).exit_code == 0);
   fs::remove_all(dir);
 }

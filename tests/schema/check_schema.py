@@ -79,6 +79,8 @@ def main():
     valid = {
         "duration parameter with a unit": changed(fast, set_in(["flows", 0, "params"], {"update_interval": "10ms"})),
         "switch as a boolean": changed(cubic, set_in(["flows", 0, "params"], {"tcp_friendly": False})),
+        "buffer as a fraction of a BDP": changed(
+            base, set_in(["topology", "dumbbell", "bottleneck", "buffer"], {"bdp_fraction": 0.5, "of": "80ms"})),
     }
     for name, doc in valid.items():
         errors = list(validator.iter_errors(doc))
@@ -108,6 +110,11 @@ def main():
         "bad TCP setting type": changed(base, set_in(["defaults"], {"sack": "yes"})),
         "missing duration": changed(base, lambda d: d.pop("duration")),
         "switch given as a string": changed(cubic, set_in(["flows", 0, "params"], {"tcp_friendly": "yes"})),
+        "switch given as 1": changed(cubic, set_in(["flows", 0, "params"], {"tcp_friendly": 1})),
+        "BDP buffer without \"of\"": changed(
+            base, set_in(["topology", "dumbbell", "bottleneck", "buffer"], {"bdp_fraction": 0.5})),
+        "BDP buffer with an unknown key": changed(
+            base, set_in(["topology", "dumbbell", "bottleneck", "buffer"], {"bdp_fraction": 0.5, "of": "1s", "x": 1})),
         "negative duration parameter": changed(fast, set_in(["flows", 0, "params"], {"mi_qdelay": "-1ms"})),
         "bad id": changed(base, set_in(["flows", 0, "id"], "a b")),
     }

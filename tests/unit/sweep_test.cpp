@@ -3,7 +3,9 @@
 // the pass/fail bands of regression checks, numeric parameter columns of collect.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <set>
+#include <sstream>
 
 #include "fastsim/config/errors.hpp"
 #include "fastsim/sweep/backends.hpp"
@@ -378,4 +380,121 @@ TEST_CASE("numeric parameter columns: the reader's units, packets and bytes apar
   CHECK(third.at("bottleneck.buffer_B") == "30000");  // a buffer's plain number is bytes
   CHECK(third.at("bottleneck.rate_bps") == "5000000");
   CHECK(third.at("a/b_s") == "3");
+}
+
+TEST_CASE("check over replications: the 95 % interval of the mean must meet the band", "[sweep][check]") {
+  const MetricCheck at_least{"/x", 0.9, 0.0, false, ">="};  // band [0.9, inf)
+  // n = 1: the single value decides, there is no interval.
+  auto one = evaluate(at_least, {0.85});
+  CHECK(one.n == 1);
+  CHECK_FALSE(one.half_width.has_value());
+  CHECK_FALSE(one.pass);
+  CHECK(evaluate(at_least, {0.95}).pass);
+  // n = 3, mean 0.88 below the band; sd 0.02, t(0.975, 2) = 4.302652729749464:
+  // half-width 4.3027 * 0.02 / sqrt(3) = 0.0497, the interval reaches 0.9297: not
+  // significantly below the band, it passes (the old single-sample check failed 0.86).
+  auto wide = evaluate(at_least, {0.86, 0.88, 0.90});
+  CHECK(wide.n == 3);
+  CHECK(wide.mean == Approx(0.88));
+  REQUIRE(wide.half_width.has_value());
+  CHECK(*wide.half_width == Approx(4.302652729749464 * 0.02 / std::sqrt(3.0)).epsilon(1e-9));
+  CHECK(wide.pass);
+  // The same mean with a tight interval [0.8788, 0.8812] is significantly below: it fails.
+  auto tight = evaluate(at_least, {0.879, 0.88, 0.881});
+  CHECK(tight.mean == Approx(0.88));
+  CHECK_FALSE(tight.pass);
+  // A replication that measured nothing fails the metric (and is not averaged away).
+  auto partial = evaluate(at_least, {0.95, std::nullopt, 0.96});
+  CHECK(partial.n == 2);
+  CHECK_FALSE(partial.complete);
+  CHECK_FALSE(partial.pass);
+  // Run folders: replication 0 keeps the scenario's name, the others cannot clash with a name.
+  CHECK(replication_id("reno", 0) == "reno");
+  CHECK(replication_id("reno", 2) == "reno~r2");
+}
+
+TEST_CASE("baseline replications: file default, per scenario, --replications, bad values",
+          "[sweep][check][bad-input]") {
+  json doc = json::parse(R"({"replications": 3, "scenarios": [
+    {"name": "a", "file": "s.json", "metrics": [{"metric": "/x", "expected": 1, "tolerance": 0}]},
+    {"name": "b", "file": "s.json", "replications": 5, "metrics": [{"metric": "/x", "expected": 1, "tolerance": 0}]}]})");
+  const Baseline b = parse_baseline(doc, ".");
+  CHECK(replications_of(b, b.scenarios[0], std::nullopt) == 3);
+  CHECK(replications_of(b, b.scenarios[1], std::nullopt) == 5);
+  CHECK(replications_of(b, b.scenarios[1], 2) == 2);
+  auto error_of = [&](const char* pointer, const json& value) {
+    json d = doc;
+    d[json::json_pointer(pointer)] = value;
+    try {
+      (void)parse_baseline(d, ".");
+    } catch (const config::ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(error_of("/replications", 0), Catch::Contains("/replications: expected an integer in [1, 1000]"));
+  CHECK_THAT(error_of("/scenarios/1/replications", 2.5),
+             Catch::Contains("/scenarios/1/replications: expected an integer"));
+  CHECK_THAT(error_of("/scenarios/1/replications", "3"), Catch::Contains("/scenarios/1/replications"));
+}
+
+TEST_CASE("--update changes only the expected values: order, layout and description kept", "[sweep][check]") {
+  // Keys deliberately not sorted, 4-space indentation, a custom field order per metric.
+  const std::string before = R"({
+    "description": "hand-written; keys in reading order",
+    "replications": 2,
+    "scenarios": [
+        {
+            "name": "z-first",
+            "file": "s.json",
+            "metrics": [
+                {
+                    "metric": "/intervals/0/jain",
+                    "expected": 0.5,
+                    "tolerance": 0.05,
+                    "direction": ">="
+                },
+                {
+                    "metric": "/links/bottleneck/utilization",
+                    "tolerance": 0.1,
+                    "expected": 0.7
+                }
+            ],
+            "seed": 3
+        },
+        {
+            "name": "a-second",
+            "file": "s.json",
+            "metrics": [
+                {
+                    "metric": "/intervals/0/jain",
+                    "expected": 1,
+                    "tolerance": 0.05
+                }
+            ]
+        }
+    ]
+}
+)";
+  const std::string after = update_expected(before, {{0, 1, 0.9875}, {1, 0, 0.25}});
+  // Line by line, only the two updated "expected" lines differ.
+  auto lines = [](const std::string& t) {
+    std::vector<std::string> out;
+    std::istringstream in(t);
+    for (std::string l; std::getline(in, l);)
+      out.push_back(l);
+    return out;
+  };
+  const auto a = lines(before), b = lines(after);
+  REQUIRE(a.size() == b.size());
+  std::vector<std::string> changed;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i])
+      changed.push_back(b[i]);
+  }
+  CHECK(changed == std::vector<std::string>{"                    \"expected\": 0.9875",
+                                            "                    \"expected\": 0.25,"});
+  CHECK(after.back() == '\n');
+  // No update: the text comes back unchanged.
+  CHECK(update_expected(before, {}) == before);
 }

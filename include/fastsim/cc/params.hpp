@@ -34,7 +34,7 @@ inline bool is_duration_param(const ParamSpec& s) {
 }
 
 /// A switch (unit "0 or 1"): a scenario gives true or false, as every switch of a
-/// scenario (0 and 1 are read as false and true); held as 0 or 1.
+/// scenario (the numbers 0 and 1 are errors); held as 0 or 1.
 inline bool is_switch_param(const ParamSpec& s) {
   return s.choices.empty() && s.unit == "0 or 1";
 }

@@ -1,0 +1,157 @@
+// Scenario conveniences of explicit and shorthand topologies: buffers given as a
+// fraction of a bandwidth-delay product (a round-trip time or a flow's base RTT,
+// resolved to bytes and echoed), and duplex links (one entry, both directions).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "../support/helpers.hpp"
+
+using namespace fastsim;
+using fastsim::testing::check_conservation;
+using fastsim::testing::scenario_from;
+using nlohmann::json;
+
+namespace {
+
+/// The message of the ScenarioError parsing `text` throws ("no error" if none).
+std::string parse_error(const std::string& text) {
+  try {
+    (void)scenario_from(text);
+  } catch (const config::ScenarioError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+const config::LinkSpec& link_of(const config::Scenario& s, const std::string& id) {
+  auto it = std::find_if(s.links.begin(), s.links.end(), [&](const config::LinkSpec& l) { return l.link.id == id; });
+  REQUIRE(it != s.links.end());
+  return *it;
+}
+
+// Seven nodes, three hosts on each side of a two-router core: 6 duplex entries instead
+// of 12 one-way links. The core's buffer is half the BDP of flow "far" (its base RTT).
+const char* kSeven = R"({
+  "name": "seven", "duration": "10s", "seed": 2,
+  "topology": {
+    "nodes": ["h1", "h2", "h3", "r1", "r2", "h4", "h5"],
+    "links": [
+      {"id": "h1-r1", "from": "h1", "to": "r1", "rate": "1Gbps", "delay": "1ms", "buffer": "1000pkt", "duplex": true},
+      {"id": "h2-r1", "from": "h2", "to": "r1", "rate": "1Gbps", "delay": "3ms", "buffer": "1000pkt", "duplex": true},
+      {"id": "h3-r1", "from": "h3", "to": "r1", "rate": "1Gbps", "delay": "5ms", "buffer": "1000pkt", "duplex": true},
+      {"id": "core", "from": "r1", "to": "r2", "rate": "20Mbps", "delay": "10ms",
+       "buffer": {"bdp_fraction": 0.5, "of": "far"}, "loss_rate": 0.001, "duplex": true},
+      {"id": "r2-h4", "from": "r2", "to": "h4", "rate": "1Gbps", "delay": "2ms", "buffer": "1000pkt", "duplex": true},
+      {"id": "r2-h5", "from": "r2", "to": "h5", "rate": "1Gbps", "delay": "4ms", "buffer": "1000pkt", "duplex": true}],
+    "bottleneck": "core"},
+  "flows": [{"id": "near", "src": "h1", "dst": "h4"},
+            {"id": "far", "src": "h3", "dst": "h5"},
+            {"id": "back", "src": "h5", "dst": "h2"}]
+})";
+
+}  // namespace
+
+TEST_CASE("a duplex link declares both directions; routes use either", "[scenario][topology]") {
+  const auto s = scenario_from(kSeven);
+  CHECK(s.links.size() == 12);
+  const auto& core = link_of(s, "core");
+  const auto& rev = link_of(s, "core_rev");
+  CHECK(rev.from == "r2");
+  CHECK(rev.to == "r1");
+  CHECK(rev.link.rate.bps == core.link.rate.bps);
+  CHECK(rev.link.delay == core.link.delay);
+  CHECK(core.link.loss_rate == 0.001);
+  CHECK(rev.link.loss_rate == 0);  // random loss on the declared direction only
+  // "back" (h5 -> h2) runs against the declared directions: its data crosses the _rev
+  // links, its ACKs the declared ones.
+  REQUIRE(s.flows.size() == 3);
+  CHECK(s.flows[2].route == std::vector<std::string>{"h5", "r2", "r1", "h2"});
+  std::vector<std::string> data, acks;
+  for (size_t li : s.flows[2].data_links)
+    data.push_back(s.links[li].link.id);
+  for (size_t li : s.flows[2].ack_links)
+    acks.push_back(s.links[li].link.id);
+  CHECK(data == std::vector<std::string>{"r2-h5_rev", "core_rev", "h2-r1_rev"});
+  CHECK(acks == std::vector<std::string>{"h2-r1", "core", "r2-h5"});
+  run::Experiment exp(s);
+  const auto& r = exp.run();
+  CHECK(r.flows[2].goodput_bps > 1e6);
+  CHECK(exp.link("core_rev").counters().departures > 0);
+  check_conservation(exp);
+}
+
+TEST_CASE("duplex: a reverse id that is taken is an error naming the path", "[scenario][topology][bad-input]") {
+  json doc = json::parse(kSeven);
+  doc["topology"]["links"][1]["id"] = "h1-r1_rev";
+  CHECK_THAT(parse_error(doc.dump()), Catch::Contains("/topology/links/1/id: duplicate link id \"h1-r1_rev\""));
+  doc = json::parse(kSeven);
+  doc["topology"]["links"][0]["id"] = "x_rev";
+  doc["topology"]["links"][1]["id"] = "x";
+  CHECK_THAT(parse_error(doc.dump()), Catch::Contains("/topology/links/1/duplex: the reverse link of duplex link "
+                                                      "\"x\" is named \"x_rev\", a duplicate link id"));
+  doc = json::parse(kSeven);
+  doc["topology"]["links"][0]["duplex"] = 1;
+  CHECK_THAT(parse_error(doc.dump()), Catch::Contains("/topology/links/0/duplex: expected true or false"));
+}
+
+TEST_CASE("a buffer as a fraction of a flow's BDP: this link's rate x the flow's base RTT", "[scenario][topology]") {
+  const auto s = scenario_from(kSeven);
+  // far: h3 -> r1 -> r2 -> h5 and back: 2 x (5 + 10 + 4) ms = 38 ms of propagation;
+  // 0.5 x 20 Mb/s x 38 ms / 8 = 47500 bytes, on both directions of the duplex core.
+  CHECK(link_of(s, "core").link.buffer.bytes == 47500);
+  CHECK(link_of(s, "core").link.buffer.packets == 0);
+  CHECK(link_of(s, "core_rev").link.buffer.bytes == 47500);
+  CHECK(link_of(s, "h1-r1").link.buffer.packets == 1000);
+  // The resolved scenario (summary.json's "scenario") shows the bytes.
+  CHECK(s.resolved["topology"]["links"][3]["buffer"] == 47500);
+}
+
+TEST_CASE("a buffer as a fraction of a round-trip time's BDP, on shorthand topologies", "[scenario][topology]") {
+  // 0.25 x 100 Mb/s x 80 ms / 8 = 250000 bytes on the bottleneck and its reverse.
+  const std::string text = fastsim::testing::dumbbell_json(
+      "100Mbps", "5ms", "x", "5s", R"([{"id": "a", "rtt": "60ms"}, {"id": "b", "rtt": "100ms"}])");
+  json doc = json::parse(text);
+  doc["topology"]["dumbbell"]["bottleneck"]["buffer"] = {{"bdp_fraction", 0.25}, {"of", "80ms"}};
+  auto s = config::parse_scenario(doc);
+  CHECK(link_of(s, "bottleneck").link.buffer.bytes == 250000);
+  CHECK(link_of(s, "bottleneck_rev").link.buffer.bytes == 250000);
+  CHECK(s.resolved["topology"]["dumbbell"]["bottleneck"]["buffer"] == 250000);
+  // A flow's base RTT on a dumbbell is its rtt: 1 x 100 Mb/s x 100 ms = 1.25 MB.
+  doc["topology"]["dumbbell"]["bottleneck"]["buffer"] = {{"bdp_fraction", 1}, {"of", "b"}};
+  s = config::parse_scenario(doc);
+  CHECK(link_of(s, "bottleneck").link.buffer.bytes == 1250000);
+  // Access links are per flow: a round-trip time, not a flow.
+  doc["topology"]["dumbbell"]["access"]["buffer"] = {{"bdp_fraction", 1}, {"of", "2ms"}};
+  s = config::parse_scenario(doc);
+  CHECK(link_of(s, "a.access_src").link.buffer.bytes == 2500000);  // 10 Gb/s x 2 ms / 8
+  CHECK(link_of(s, "b.access_dst_rev").link.buffer.bytes == 2500000);
+  CHECK(s.resolved["topology"]["dumbbell"]["access"]["buffer"] == 2500000);
+}
+
+TEST_CASE("BDP buffers: errors name the path and the allowed values", "[scenario][topology][bad-input]") {
+  json doc = json::parse(kSeven);
+  auto error_with = [&](const json& buffer, size_t link = 3) {
+    json d = doc;
+    d["topology"]["links"][link]["buffer"] = buffer;
+    return parse_error(d.dump());
+  };
+  CHECK_THAT(error_with({{"bdp_fraction", 0.5}, {"of", "nobody"}}),
+             Catch::Contains("/topology/links/3/buffer/of: no flow \"nobody\": expected a round-trip time like "
+                             "\"80ms\" or one of the flows: near, far, back"));
+  CHECK_THAT(error_with({{"bdp_fraction", 0}, {"of", "far"}}),
+             Catch::Contains("/topology/links/3/buffer/bdp_fraction: expected a number > 0"));
+  CHECK_THAT(error_with({{"bdp_fraction", 0.5}}), Catch::Contains("/topology/links/3/buffer/of: missing"));
+  CHECK_THAT(error_with({{"bdp_fraction", 0.5}, {"of", "far"}, {"unit", "pkt"}}),
+             Catch::Contains("/topology/links/3/buffer/unit: unknown key"));
+  CHECK_THAT(error_with({{"bdp_fraction", 0.5}, {"of", "a b"}}),
+             Catch::Contains("/topology/links/3/buffer/of: expected the id of a flow in /flows or a round-trip time"));
+  CHECK_THAT(error_with({{"bdp_fraction", 1e-9}, {"of", "1ms"}}),
+             Catch::Contains("/topology/links/3/buffer/of: 1e-09 x BDP (20Mbps x 1ms) is 0 bytes"));
+  json d =
+      json::parse(fastsim::testing::dumbbell_json("100Mbps", "5ms", "100pkt", "5s", R"([{"id": "a", "rtt": "60ms"}])"));
+  d["topology"]["dumbbell"]["access"]["buffer"] = {{"bdp_fraction", 1}, {"of", "a"}};
+  CHECK_THAT(parse_error(d.dump()),
+             Catch::Contains("/topology/dumbbell/access/buffer/of: the access links of a dumbbell or parking lot are "
+                             "one per flow: give a round-trip time"));
+}
