@@ -3,6 +3,8 @@
 // - one flow: Startup's bandwidth estimate is the bottleneck rate (delivery-rate samples on
 //   a saturated path), and Drain empties the queue Startup built (queue near 0 when
 //   ProbeBW begins);
+// - ProbeRTT, next to CUBIC (whose standing queue keeps RTprop from being refreshed): it
+//   starts once RTprop is 10 s old and holds cwnd at 4 for at least 200 ms;
 // - two BBR flows with RTTs 20 and 80 ms: the longer-RTT flow gets the larger share
 //   (Hock, Bless, Zitterbart, "Experimental evaluation of BBR congestion control", ICNP
 //   2017, and Ma et al., "Fairness of congestion-based congestion control", 2017: BBR's
@@ -71,6 +73,41 @@ TEST_CASE("BBR Startup measures the bottleneck rate and Drain empties its queue"
   CHECK(queue_at_probe_bw <= 0.2 * bdp);
   CHECK(min_queue_after <= 0.1 * bdp);
   CHECK(exp.run().links[0].drops == 0);
+}
+
+TEST_CASE("BBR enters ProbeRTT when RTprop is 10 s old and holds cwnd 4 for at least 200 ms", "[scenario][bbr]") {
+  const auto s = scenario_from(R"({"name": "bbr-probe-rtt", "seed": 1, "duration": "12s", "topology": {"dumbbell": {
+      "bottleneck": {"rate": "50Mbps", "delay": "5ms", "buffer": "1333pkt"},
+      "access": {"rate": "1Gbps", "buffer": "100000pkt"}}},
+      "defaults": {"stack": "linux"},
+      "flows": [{"id": "bbr", "algorithm": "bbr", "rtt": "40ms"}, {"id": "cubic", "algorithm": "cubic", "rtt": "40ms"}]})");
+  run::Experiment exp(s);
+  double entered = -1, left = -1, stamp_age = -1, max_cwnd_inside = 0;
+  Time stamp = Time::zero();
+  for (double t = 0.001; t <= 12 && left < 0; t += 0.001) {
+    exp.run_until(Time::at(Duration::seconds(t)));
+    const cc::Bbr& b = bbr_of(exp, 0);
+    const bool probing = b.mode() == cc::Bbr::Mode::kProbeRtt;
+    if (entered < 0 && probing) {
+      entered = t;
+      stamp_age = (Time::at(Duration::seconds(t)) - stamp).to_seconds();
+    }
+    if (!probing)
+      stamp = b.min_rtt_stamp();  // the stamp before ProbeRTT (it restarts on entry)
+    if (entered >= 0 && probing)
+      max_cwnd_inside = std::max(max_cwnd_inside, exp.flow(0).sender->window().cwnd_pkts);
+    if (entered >= 0 && !probing)
+      left = t;
+  }
+  WARN("ProbeRTT from " << entered << " s to " << left << " s; RTprop was " << stamp_age
+                        << " s old; largest cwnd inside " << max_cwnd_inside);
+  REQUIRE(entered > 0);
+  REQUIRE(left > 0);
+  CHECK(stamp_age >= 10);
+  CHECK(stamp_age < 10.1);  // entered on the first ACKs after it expired
+  CHECK(left - entered >= 0.2);
+  CHECK(left - entered < 1.0);  // drain to 4 packets, 200 ms, a round (RTT ~ 0.25 s behind CUBIC's queue)
+  CHECK(max_cwnd_inside == 4);
 }
 
 namespace {

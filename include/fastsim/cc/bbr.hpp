@@ -61,6 +61,8 @@ class Bbr final : public CongestionControl {
   /// BtlBw, packets per second (0 before the first valid sample).
   [[nodiscard]] double bandwidth() const;
   [[nodiscard]] std::optional<Duration> min_rtt() const { return min_rtt_; }
+  /// When RTprop was last set (or ProbeRTT last ended).
+  [[nodiscard]] Time min_rtt_stamp() const { return min_rtt_stamp_; }
   [[nodiscard]] double pacing_gain() const { return pacing_gain_; }
   [[nodiscard]] double cwnd_gain() const { return cwnd_gain_; }
   [[nodiscard]] int cycle_index() const { return cycle_idx_; }
