@@ -162,3 +162,16 @@ TEST_CASE("pacing: twice cwnd / srtt in slow start; off by default", "[tcp][paci
   CHECK(off.sender().pacing_rate() == 0);
   CHECK(off.sent().back().at == off.sent()[10].at);  // the window leaves at once
 }
+
+TEST_CASE("pacing: an algorithm's own rate wins over the switch", "[tcp][pacing]") {
+  tcp::TcpConfig cfg;
+  cfg.delayed_ack = false;
+  cfg.pacing = true;
+  SenderHarness h(cfg, "bbr");  // BBR sets 2.885 cwnd / srtt at its first RTT sample
+  h.start();
+  h.advance(Duration::milliseconds(100));
+  h.ack(10);
+  const double srtt = h.srtt()->to_seconds();
+  CHECK(h.sender().pacing_rate() == Approx(2.885 * 10 / srtt));  // cwnd before BBR's growth
+  CHECK(h.sender().pacing_rate() != Approx(2 * h.cwnd() / srtt));
+}
