@@ -1,6 +1,7 @@
 // The one table of congestion-control algorithms (see registry.hpp).
 #include "fastsim/cc/registry.hpp"
 
+#include "fastsim/cc/bbr.hpp"
 #include "fastsim/cc/ctcp.hpp"
 #include "fastsim/cc/cubic.hpp"
 #include "fastsim/cc/fast.hpp"
@@ -43,6 +44,10 @@ const std::vector<AlgorithmInfo>& algorithms() {
        "FAST TCP: w <- min(2w, (1-gamma)w + gamma(baseRTT/avgRTT w + alpha)) every other RTT (Jin, Wei, Low 2004); "
        "persistent-congestion remedies",
        Fast::param_specs(), make<Fast>, Fast::check},
+      {"bbr",
+       "BBR v1: paces at the estimated bottleneck bandwidth, cwnd 2 BDP; Startup, Drain, ProbeBW, ProbeRTT "
+       "(Cardwell et al. 2016; Linux tcp_bbr.c)",
+       Bbr::param_specs(), make<Bbr>, Bbr::check},
   };
   return table;
 }

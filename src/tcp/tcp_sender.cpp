@@ -31,6 +31,8 @@ TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg
   seg_mask_ = kInitialRing - 1;
   if (cfg.rack && cfg.sack)
     rack_ = std::make_unique<Rack>(kInitialRing);
+  if (cc_->wants_rate_samples())
+    rate_ = std::make_unique<RateSampler>(kInitialRing);
   cc_->attach(this);
 }
 
@@ -49,9 +51,8 @@ void TcpSender::on_cc_timer() {
 }
 
 void TcpSender::set_pacing_rate(double pkts_per_s) {
-  pacing_rate_ = pkts_per_s > 0 ? pkts_per_s : 0;
-  if (pacing_rate_ > 0)
-    pacing_gap_ = Duration::seconds(1.0 / pacing_rate_);
+  cc_paces_ = true;
+  apply_pacing_rate(pkts_per_s);
 }
 
 void TcpSender::grow_ring(uint64_t outstanding) {
@@ -65,6 +66,8 @@ void TcpSender::grow_ring(uint64_t outstanding) {
   seg_mask_ = n - 1;
   if (rack_)
     rack_->resize_ring(n, snd_una_, snd_nxt_);
+  if (rate_)
+    rate_->resize_ring(n, snd_una_, snd_nxt_);
 }
 
 double TcpSender::pipe() const {
@@ -144,6 +147,8 @@ void TcpSender::try_send() {
     const uint64_t retx = next_retransmission();
     if (retx == kNone && !has_new_data()) {
       cwnd_limited_ = false;
+      if (rate_)
+        rate_note_no_data();
       return;
     }
     // No limited transmit (RFC 3042): while Open, SACKed or duplicate-ACKed packets do
@@ -178,6 +183,8 @@ void TcpSender::transmit(uint64_t seq, bool retransmission) {
     ++snd_nxt_;
   }
   ++counters_.data_sent;
+  if (rate_)
+    rate_->on_transmit(seq, sim_.now(), !retransmission && snd_nxt_ - snd_una_ == 1, retransmission);
   if (extras_)
     on_transmit_extras(seq, retransmission);
   net::Packet* p = pool_.acquire();
@@ -260,6 +267,10 @@ void TcpSender::receive(net::Packet* p) {
       w_.cwnd_pkts = std::max(pipe() + sndcnt, 1.0);
     }
   }
+  if (rate_ && rate_->pending())
+    rate_on_sack_only_ack();
+  if (cfg_.pacing)
+    update_pacing();
   try_send();
   if (rack_ && snd_una_ > prior_una)
     schedule_tlp();
@@ -305,6 +316,8 @@ void TcpSender::mark_sacked(uint64_t seq) {
   uint8_t& f = seg(seq);
   if constexpr (kRack)
     rack_->on_delivered(seq, (f & kEverRetrans) != 0, ack_echo_, sim_.now());
+  if (rate_)
+    rate_->on_delivered(seq);
   if ((f & kLost) != 0)
     --lost_out_;
   if ((f & kRetrans) != 0)
@@ -356,6 +369,8 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
         rack_->on_delivered(s, (f & kEverRetrans) != 0, p->echo, sim_.now());
     }
   }
+  if (rate_)
+    rate_on_cumulative_ack(ack);
   for (uint64_t s = snd_una_; s < ack; ++s) {
     const uint8_t f = seg(s);
     if ((f & kSacked) != 0) {
@@ -389,6 +404,8 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
     ev.round_start = true;
     round_end_ = snd_nxt_;
   }
+  if (rate_)
+    ev.rate = &rate_->generate(sim_.now(), rtt_.view().min_rtt);
   ev.in_recovery = state_ == cc::CaState::kRecovery;
   if (state_ == cc::CaState::kRecovery) {
     if (snd_una_ >= recovery_point_) {

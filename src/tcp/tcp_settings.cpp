@@ -49,6 +49,9 @@ std::span<const TcpSetting> tcp_settings() {
        "Proportional Rate Reduction (RFC 6937, RFC 9937 reduction bound) paces the sends of fast recovery"},
       {"slow_start_after_idle", &TcpConfig::slow_start_after_idle, "", 0, 0, 0,
        "after an idle period longer than the RTO the window restarts (RFC 2861 as Linux's tcp_cwnd_restart)"},
+      {"pacing", &TcpConfig::pacing, "", 0, 0, 0,
+       "pace data packets at 2 x cwnd/srtt while cwnd < ssthresh/2, else 1.2 x cwnd/srtt (Linux fq with "
+       "tcp_pacing_ss_ratio/ca_ratio), unless the algorithm sets its own rate (FAST, BBR)"},
   };
   return kSettings;
 }

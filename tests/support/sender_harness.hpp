@@ -56,6 +56,10 @@ class CallCounter final : public cc::CongestionControl {
     return inner_->on_timeout(f, w);
   }
   void on_send(const cc::FlowView& f, uint64_t seq, bool retx) override { inner_->on_send(f, seq, retx); }
+  [[nodiscard]] bool wants_rate_samples() const override { return inner_->wants_rate_samples(); }
+  void on_delivery(const cc::FlowView& f, cc::Window& w, const cc::AckEvent& a) override {
+    inner_->on_delivery(f, w, a);
+  }
 
  private:
   std::unique_ptr<cc::CongestionControl> inner_;
@@ -73,9 +77,11 @@ class SenderHarness {
   /// A sender with `algorithm` (default parameters) and `cfg`; `total_segments` = 0 for
   /// a bulk flow. Call start() to send the initial window.
   explicit SenderHarness(const tcp::TcpConfig& cfg = {}, const std::string& algorithm = "reno",
-                         uint64_t total_segments = 0) {
+                         uint64_t total_segments = 0)
+      : SenderHarness(cfg, make_algorithm(algorithm), total_segments) {}
+  /// The same with an algorithm object of the test's own.
+  SenderHarness(const tcp::TcpConfig& cfg, std::unique_ptr<cc::CongestionControl> inner, uint64_t total_segments) {
     out_.owner = this;
-    std::unique_ptr<cc::CongestionControl> inner = make_algorithm(algorithm);
     cc::CongestionControl* algorithm_ptr = inner.get();
     sender_ = std::make_unique<tcp::TcpSender>(
         sim_, pool_, cfg, std::make_unique<CallCounter>(std::move(inner), &calls_), &route_, out_, total_segments);

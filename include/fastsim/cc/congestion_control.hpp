@@ -76,11 +76,28 @@ struct Window {
   double ssthresh_pkts = kInfiniteSsthresh;
 };
 
+/// A delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation, Linux tcp_rate.c),
+/// built by the sender on every ACK that delivered data, for algorithms that ask for it
+/// (CongestionControl::wants_rate_samples). Rates are in packets per second.
+struct RateSample {
+  double delivery_rate = 0;      ///< delivered / interval; 0 when the sample is invalid
+  Duration interval;             ///< max(send interval, ACK interval); zero when invalid
+  uint64_t delivered = 0;        ///< packets delivered over the interval
+  uint64_t prior_delivered = 0;  ///< the flow's delivered count when the newest acked packet was sent
+  uint64_t flow_delivered = 0;   ///< the flow's delivered count now (C.delivered)
+  uint32_t acked_sacked = 0;     ///< packets newly delivered (cumulatively or SACKed) by this ACK
+  bool is_app_limited = false;   ///< the newest acked packet was sent while the application limited the flow
+  bool valid = false;            ///< interval and delivery_rate are meaningful
+  std::optional<Duration> rtt;   ///< RTT of the newest acked packet (absent if it was retransmitted)
+};
+
 struct AckEvent {
   uint32_t newly_acked = 0;            ///< packets newly covered by the cumulative ACK
   std::optional<Duration> rtt_sample;  ///< Karn-filtered sample (absent for retransmitted segments)
   bool in_recovery = false;
   bool round_start = false;  ///< this ACK ended a round (once per RTT); RttView::last_round is that round
+  /// This ACK's delivery-rate sample; null unless the algorithm wants_rate_samples().
+  const RateSample* rate = nullptr;
 };
 
 struct LossResponse {
@@ -108,6 +125,10 @@ class SenderControl {
   virtual void set_pacing_rate(double pkts_per_s) = 0;
   /// Replaces the baseRTT estimate (RttView::min_rtt); smaller samples still lower it.
   virtual void set_base_rtt(Duration base) = 0;
+  /// Marks the data sent from now until what is in flight is delivered as application
+  /// limited (its rate samples carry is_app_limited), as BBR's ProbeRTT does; no-op
+  /// without rate sampling.
+  virtual void mark_app_limited() {}
 };
 
 class CongestionControl {
@@ -128,6 +149,13 @@ class CongestionControl {
   /// The retransmission timer fired: default ssthresh = max(cwnd/2, 2), cwnd = 1
   /// (RFC 5681 section 3.1, with cwnd for FlightSize).
   [[nodiscard]] virtual LossResponse on_timeout(const FlowView& flow, const Window& w);
+  /// Asked once, when the sender is built: true makes the sender keep per-packet
+  /// delivery state and pass a RateSample with every ACK (AckEvent::rate) and call
+  /// on_delivery for ACKs that only SACK. False (default): no cost.
+  [[nodiscard]] virtual bool wants_rate_samples() const { return false; }
+  /// With rate samples only: an ACK delivered data (SACKed segments) without advancing
+  /// snd_una (on_ack is not called for it); `ack.rate` is set, newly_acked = 0.
+  virtual void on_delivery(const FlowView& /*flow*/, Window& /*w*/, const AckEvent& /*ack*/) {}
   /// A data packet leaves the sender.
   virtual void on_send(const FlowView& /*flow*/, uint64_t /*seq*/, bool /*retransmission*/) {}
   /// The algorithm's extra trace columns (a static table; fixed for the run).

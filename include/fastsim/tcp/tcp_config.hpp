@@ -32,6 +32,7 @@ struct TcpConfig {
   bool rack = false;                                ///< RACK-TLP loss detection (RFC 8985); needs sack, ignored without
   bool prr = false;                    ///< Proportional Rate Reduction in fast recovery (RFC 6937, RFC 9937 reduction bound)
   bool slow_start_after_idle = false;  ///< restart the window after an idle RTO (RFC 2861, Linux)
+  bool pacing = false;  ///< pace at 2 (slow start) or 1.2 x cwnd/srtt unless the algorithm sets a rate (Linux fq)
 };
 
 }  // namespace fastsim::tcp

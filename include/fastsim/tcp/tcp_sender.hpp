@@ -46,6 +46,15 @@
 // - Services for the algorithm (cc::SenderControl): one algorithm timer; pacing, which
 //   spaces every data packet (new or retransmitted) at least 1/rate after the previous
 //   one, without credit for idle time (Linux fq-style); and a baseRTT override.
+// - `pacing` (off by default, Linux's fq qdisc with TCP's own rate): unless the algorithm
+//   sets a rate itself (set_pacing_rate; FAST, BBR), every ACK sets the pacing rate to
+//   ratio * max(cwnd, packets out) / srtt, ratio 2 while cwnd < ssthresh / 2 and 1.2
+//   otherwise (Linux tcp_update_pacing_rate, tcp_pacing_ss_ratio = 200 and
+//   tcp_pacing_ca_ratio = 120); no pacing before the first RTT sample.
+// - Delivery-rate sampling (rate_sampler.hpp) runs only for an algorithm whose
+//   wants_rate_samples() is true (asked once, here): then every ACK that delivers data
+//   carries a RateSample, and ACKs that only SACK reach the algorithm's on_delivery; the
+//   sender marks the flow app-limited when it has no data to send while the window has room.
 // - Local congestion (`local_congestion`, Linux tcp_transmit_skb -> NET_XMIT_DROP ->
 //   tcp_enter_cwr): when the first hop (the host's transmit queue) is full, the segment is
 //   not sent and not lost; the sender enters CWR once per window (ssthresh from the
@@ -68,6 +77,7 @@
 #include "fastsim/net/route.hpp"
 #include "fastsim/tcp/prr.hpp"
 #include "fastsim/tcp/rack.hpp"
+#include "fastsim/tcp/rate_sampler.hpp"
 #include "fastsim/tcp/rtt_estimator.hpp"
 #include "fastsim/tcp/tcp_config.hpp"
 
@@ -141,6 +151,9 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   void set_timer(Time at) override;
   void set_pacing_rate(double pkts_per_s) override;
   void set_base_rtt(Duration base) override { rtt_.set_min_rtt(base); }
+  void mark_app_limited() override;
+  /// Delivery-rate sampling state; null unless the algorithm wants rate samples.
+  [[nodiscard]] const RateSampler* rate_sampler() const { return rate_.get(); }
 
   /// Local congestion: `nic`, the first hop (must outlive the sender), is asked before
   /// every send whether it has room (see the file comment); null: never asked.
@@ -262,6 +275,19 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   net::Link* nic_ = nullptr;  // local congestion: the first hop asked before each send
   uint64_t cwr_high_ = 0;     // no new CWR until snd_una passes it (Linux high_seq)
   MemberEvent<TcpSender, &TcpSender::try_send> nic_event_{this};
+
+  // Delivery-rate sampling and pacing for every algorithm (tcp_sender_rate.cpp).
+  std::unique_ptr<RateSampler> rate_;  // only when the algorithm wants rate samples
+  bool cc_paces_ = false;              // the algorithm set a pacing rate: `pacing` leaves it alone
+  void apply_pacing_rate(double pkts_per_s);
+  /// `pacing`: the rate from cwnd and srtt (Linux tcp_update_pacing_rate).
+  void update_pacing();
+  /// Rate sampling: the segments [snd_una, ack) not SACKed before are delivered.
+  void rate_on_cumulative_ack(uint64_t ack);
+  /// Rate sampling: an ACK that delivered data without advancing snd_una.
+  void rate_on_sack_only_ack();
+  /// Rate sampling: try_send found no data to send.
+  void rate_note_no_data();
 };
 
 }  // namespace fastsim::tcp
