@@ -24,6 +24,8 @@ constexpr double kLinkRow = 50;            // links/<id>.csv
 constexpr double kUdpRow = 60;             // udp/<id>.csv
 constexpr double kArrivalRow = 60;         // arrivals/<id>.csv
 constexpr double kArrivalFlowRow = 70;     // arrivals/<id>-flows.csv
+constexpr double kPacketRecord = 32;       // packet_trace.bin, per record
+constexpr double kPcapRecord = 16 + 64;    // links/<id>.pcap, per packet (record header, IPv4, TCP with SACK)
 constexpr double kPacketBytes = 1500;      // a typical packet on a link (memory, packet counts)
 constexpr double kPacketMemory = 160;      // a pooled packet, its ring slot and growth slack
 constexpr double kFlowMemory = 16 * 1024;  // sender, receiver, routes, results of one flow
@@ -71,6 +73,7 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
       r = r == 0 ? s.links[l].link.rate.to_double() : std::min(r, s.links[l].link.rate.to_double());
     return r;
   };
+  std::vector<double> flow_packets;  // data packets of each flow (packet traces)
   for (const auto& f : s.flows) {
     // Retransmission timeouts: at most one per min(min_rto, initial_rto), each sending.
     const Duration rto = std::max(std::min(f.tcp.min_rto, f.tcp.initial_rto), Duration::picoseconds(1));
@@ -78,15 +81,28 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
     if (f.on_off)  // one event per on or off period, even when the period sends nothing
       packets += 2 * seconds_active(f.start, f.stop, s.duration) / (f.on_off->on + f.on_off->off).to_seconds();
     const double bits = path_rate(f) * seconds_active(f.start, f.stop, s.duration);
-    offer(f.data_links, f.ack_links, f.size_bytes ? std::min(bits, 8.0 * *f.size_bytes) : bits, f.tcp.mss + 40.0);
+    const double sent = f.size_bytes ? std::min(bits, 8.0 * *f.size_bytes) : bits;
+    offer(f.data_links, f.ack_links, sent, f.tcp.mss + 40.0);
+    flow_packets.push_back(sent / (8 * (f.tcp.mss + 40.0)));
   }
   for (const auto& u : s.udp)
     offer(u.path.data_links, {}, u.rate.to_double() * seconds_active(u.start, u.stop, s.duration), u.packet_size);
+  std::vector<double> link_packets(s.links.size(), 0);
   for (size_t i = 0; i < s.links.size(); ++i) {
     const double rate = s.links[i].link.rate.to_double();
-    packets +=
+    link_packets[i] =
         std::min(data[i], rate * duration / (8 * kPacketBytes)) + std::min(acks[i], rate * duration / (8 * 40.0));
+    packets += link_packets[i];
   }
+  // Packet traces: three records per packet at a traced link (enqueue, dequeue, deliver)
+  // and per data packet of a traced flow (send, ack, window); a pcap record per packet.
+  for (size_t l : s.packet_trace.links)
+    trace += link_packets[l] * 3 * kPacketRecord;
+  for (size_t f : s.packet_trace.flows)
+    trace += flow_packets[f] * 3 * kPacketRecord;
+  for (size_t l : s.packet_trace.pcap)
+    trace += link_packets[l] * kPcapRecord;
+  files += static_cast<double>(s.packet_trace.pcap.size()) + (s.packet_trace.events() ? 1 : 0);
   // What each link can hold: its buffer, plus the packets on its wire. Links that only
   // one TCP flow uses (access links) together hold no more than the flows' windows,
   // which cannot grow far past what overflows the shared links: twice their buffers plus
