@@ -23,7 +23,7 @@ SCENARIO = {
                                              "loss_rate": 0.002},
                               "access": {"rate": "100Mbps", "buffer": "1000pkt"}}},
     "flows": [{"id": "a", "rtt": "20ms", "sack": True}, {"id": "b", "rtt": "40ms", "start": "0.3s"}],
-    "output": {"packet_trace": {"flows": ["a", "b"], "links": ["bottleneck"], "pcap": ["bottleneck"]}}}
+    "output": {"packet_trace": {"flows": ["a", "b"], "links": ["bottleneck"], "pcap": ["bottleneck", "bottleneck_rev"]}}}
 
 
 class PacketTraceTest(unittest.TestCase):
@@ -102,6 +102,32 @@ class PacketTraceTest(unittest.TestCase):
                 r = subprocess.run(tool, capture_output=True, text=True)
                 self.assertEqual(r.returncode, 0, r.stderr)
                 self.assertEqual(len(r.stdout.splitlines()), n)
+
+    def test_pcap_acks_carry_sack_blocks(self):
+        # Flow a uses SACK: after its losses, ACKs on the reverse bottleneck carry SACK
+        # blocks (option 5 behind two NOPs), edges above the acknowledgement number.
+        with open(os.path.join(self.out, "links", "bottleneck_rev.pcap"), "rb") as f:
+            data = f.read()
+        at, sacked = 24, 0
+        while at < len(data):
+            incl = struct.unpack_from("<I", data, at + 8)[0]
+            ip = data[at + 16:at + 16 + incl]
+            words = struct.unpack_from(">10H", ip, 0)
+            self.assertEqual(sum(words) % 0xFFFF, 0)  # a valid IPv4 header checksum
+            src = ip[12:16]
+            tcp = ip[20:]
+            ack = struct.unpack_from(">I", tcp, 8)[0]
+            if src == bytes([10, 0, 0, 2]) and (tcp[12] >> 4) > 5:  # flow 0's receiver
+                self.assertEqual(tcp[20:23], bytes([1, 1, 5]))
+                n = (tcp[23] - 2) // 8
+                self.assertIn(n, (1, 2, 3))
+                for i in range(n):
+                    left, right = struct.unpack_from(">II", tcp, 24 + 8 * i)
+                    self.assertGreater(left, ack)
+                    self.assertGreater(right, left)
+                sacked += 1
+            at += 16 + incl
+        self.assertGreater(sacked, 0)
 
     def test_not_a_trace(self):
         with self.assertRaisesRegex(ValueError, "not a fastsim packet trace"):
