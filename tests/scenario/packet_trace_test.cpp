@@ -262,3 +262,18 @@ TEST_CASE("the resource estimate counts packet traces and refuses past the trace
   plain.packet_trace = {};
   CHECK(fastsim::run::check_limits(plain, fastsim::run::estimate_resources(plain)).empty());
 }
+
+TEST_CASE("a run whose packet trace cannot be put in place fails whole and leaves no temporary",
+          "[outputs][packet_trace][reliability]") {
+  const fs::path dir = fastsim::testing::temp_dir("ptrace-fail");
+  std::ofstream(dir / "s.json") << scenario_text(kTraceAll);
+  fs::create_directories(dir / "out" / "packet_trace.bin" / "x");  // the rename into place fails
+  const auto r = run_command(std::string(FASTSIM_BINARY) + " run " + (dir / "s.json").string() + " --out " +
+                             (dir / "out").string() + " --quiet");
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.output, Catch::Contains("packet_trace.bin"));
+  CHECK_FALSE(fs::exists(dir / "out" / "summary.json"));  // no complete-looking result
+  for (const auto& e : fs::recursive_directory_iterator(dir / "out"))
+    CHECK(e.path().extension() != ".tmp");
+  fs::remove_all(dir);
+}
