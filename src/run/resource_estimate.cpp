@@ -87,21 +87,24 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
   }
   for (const auto& u : s.udp)
     offer(u.path.data_links, {}, u.rate.to_double() * seconds_active(u.start, u.stop, s.duration), u.packet_size);
-  std::vector<double> link_packets(s.links.size(), 0);
   for (size_t i = 0; i < s.links.size(); ++i) {
     const double rate = s.links[i].link.rate.to_double();
-    link_packets[i] =
+    packets +=
         std::min(data[i], rate * duration / (8 * kPacketBytes)) + std::min(acks[i], rate * duration / (8 * 40.0));
-    packets += link_packets[i];
   }
   // Packet traces: three records per packet at a traced link (enqueue, dequeue, deliver)
   // and per data packet of a traced flow (send, ack, window); a pcap record per packet.
+  // A link's packets here are all data packets offered to it (not capped at 1500-byte
+  // packets at its rate: smaller packets are more records) and its ACKs.
+  auto traced_packets = [&](size_t l) {
+    return data[l] + std::min(acks[l], s.links[l].link.rate.to_double() * duration / (8 * 40.0));
+  };
   for (size_t l : s.packet_trace.links)
-    trace += link_packets[l] * 3 * kPacketRecord;
+    trace += traced_packets(l) * 3 * kPacketRecord;
   for (size_t f : s.packet_trace.flows)
     trace += flow_packets[f] * 3 * kPacketRecord;
   for (size_t l : s.packet_trace.pcap)
-    trace += link_packets[l] * kPcapRecord;
+    trace += traced_packets(l) * kPcapRecord;
   files += static_cast<double>(s.packet_trace.pcap.size()) + (s.packet_trace.events() ? 1 : 0);
   // What each link can hold: its buffer, plus the packets on its wire. Links that only
   // one TCP flow uses (access links) together hold no more than the flows' windows,
