@@ -24,14 +24,20 @@ constexpr double kLinkRow = 50;            // links/<id>.csv
 constexpr double kUdpRow = 60;             // udp/<id>.csv
 constexpr double kArrivalRow = 60;         // arrivals/<id>.csv
 constexpr double kArrivalFlowRow = 70;     // arrivals/<id>-flows.csv
-constexpr double kPacketRecord = 32;       // packet_trace.bin, per record
-constexpr double kPcapRecord = 16 + 64;    // links/<id>.pcap, per packet (record header, IPv4, TCP with SACK)
 constexpr double kPacketBytes = 1500;      // a typical packet on a link (memory, packet counts)
 constexpr double kPacketMemory = 160;      // a pooled packet, its ring slot and growth slack
 constexpr double kFlowMemory = 16 * 1024;  // sender, receiver, routes, results of one flow
 constexpr double kLinkMemory = 4 * 1024;
 constexpr double kCompletedFlowMemory = 200;        // a finished arriving flow's record (and JSON)
 constexpr double kBaseMemory = 64.0 * 1024 * 1024;  // the program, the scenario, the output buffers
+
+// Packet traces (trace/packet_trace.hpp): bytes per record written and held.
+constexpr double kPacketRecord = 32;                // packet_trace.bin, per record
+constexpr double kPcapRecord = 16 + 64;             // links/<id>.pcap, per packet (record header, IPv4, TCP + SACK)
+constexpr double kPacketRecordMemory = 48;          // a record waiting to be due (deque slack)
+constexpr double kCaptureMemory = 96;               // a captured packet waiting for its transmission start
+constexpr double kPcapBuffer = 256 * 1024;          // the write buffer of a pcap capture
+constexpr double kPacketTraceBuffer = 1024 * 1024;  // the write buffer of packet_trace.bin
 
 double seconds_active(Duration start, std::optional<Duration> stop, Duration run) {
   const double end = stop ? std::min(stop->to_seconds(), run.to_seconds()) : run.to_seconds();
@@ -106,6 +112,7 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
   for (size_t l : s.packet_trace.pcap)
     trace += traced_packets(l) * kPcapRecord;
   files += static_cast<double>(s.packet_trace.pcap.size()) + (s.packet_trace.events() ? 1 : 0);
+  memory += s.packet_trace.events() ? kPacketTraceBuffer : 0;
   // What each link can hold: its buffer, plus the packets on its wire. Links that only
   // one TCP flow uses (access links) together hold no more than the flows' windows,
   // which cannot grow far past what overflows the shared links: twice their buffers plus
@@ -140,6 +147,12 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
     const double buffer = l.buffer.packets != 0 ? static_cast<double>(l.buffer.packets) : l.buffer.bytes / 40.0;
     const double wire = l.rate.to_double() * (l.delay.to_seconds() + l.tick.to_seconds()) / (8 * kPacketBytes) + 1;
     memory += kLinkMemory;
+    // A traced link holds the records (and captures) of the packets on it until they are due.
+    const auto traced = [&](const std::vector<size_t>& v) { return std::find(v.begin(), v.end(), i) != v.end(); };
+    if (traced(s.packet_trace.links))
+      memory += (buffer + wire) * 3 * kPacketRecordMemory;
+    if (traced(s.packet_trace.pcap))
+      memory += (buffer + wire) * kCaptureMemory + kPcapBuffer;
     if (users[i] == 1) {
       single_held += buffer + wire;
     } else {

@@ -249,6 +249,10 @@ TEST_CASE("the resource estimate counts packet traces and refuses past the trace
   // 32-byte records and an 80-byte pcap record: at least 2500 x 176 bytes more.
   CHECK(e_on.trace_bytes >= e_off.trace_bytes + 2500 * 176);
   CHECK(e_on.trace_bytes <= e_off.trace_bytes + 50'000'000);
+  // Memory: the 1 MiB buffer of packet_trace.bin, a 256 KiB pcap buffer, records held.
+  CHECK(e_on.memory_bytes >= e_off.memory_bytes + (1 << 20) + (1 << 18));
+  CHECK(e_on.memory_bytes <= e_off.memory_bytes + (4 << 20));
+  CHECK(e_on.open_files == e_off.open_files + 2);
   // 10 Gb/s for 1000 s traced: past the default 2 GiB.
   const std::string big = R"({"name": "big", "duration": "1000s",
     "topology": {"dumbbell": {"bottleneck": {"rate": "10Gbps", "delay": "5ms", "buffer": "200pkt"},
