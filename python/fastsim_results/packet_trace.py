@@ -35,17 +35,22 @@ def _header(data, path):
     version, header_size, record_size, exponent, n_objects, n_flows = struct.unpack_from("<IIIiII", data, 8)
     if version != 1:
         raise ValueError(f"{path}: packet trace version {version}, this reader knows version 1")
-    if record_size != RECORD.itemsize or header_size > len(data) or (len(data) - header_size) % record_size:
+    if (record_size != RECORD.itemsize or header_size < 32 or header_size > len(data)
+            or (len(data) - header_size) % record_size):
         raise ValueError(f"{path}: not a fastsim packet trace (bad sizes)")
     at = 32
 
     def name():
         nonlocal at
         (n,) = struct.unpack_from("<H", data, at)
+        if at + 2 + n > header_size:
+            raise ValueError(f"{path}: not a fastsim packet trace (truncated name table)")
         s = data[at + 2:at + 2 + n].decode("utf-8")
         at += 2 + n
         return s
 
+    if n_objects > header_size or n_flows > header_size:
+        raise ValueError(f"{path}: not a fastsim packet trace (bad table sizes)")
     objects = []
     for _ in range(n_objects):
         kind = data[at]
@@ -62,7 +67,10 @@ def load_packet_trace(path, sort=True):
         path = os.path.join(path, "packet_trace.bin")
     with open(path, "rb") as f:
         data = f.read()
-    header_size, exponent, objects, flows = _header(data, path)
+    try:
+        header_size, exponent, objects, flows = _header(data, path)
+    except (struct.error, UnicodeDecodeError) as e:
+        raise ValueError(f"{path}: not a fastsim packet trace (bad header: {e})") from None
     rec = np.frombuffer(data, dtype=RECORD, offset=header_size)
     kinds = [o[1] for o in objects]
     # A link and a flow may share a name: one category, told apart by object_kind.

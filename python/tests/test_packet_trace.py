@@ -132,6 +132,15 @@ class PacketTraceTest(unittest.TestCase):
     def test_not_a_trace(self):
         with self.assertRaisesRegex(ValueError, "not a fastsim packet trace"):
             load_packet_trace(os.path.join(self.out, "summary.json"))
+        with open(os.path.join(self.out, "packet_trace.bin"), "rb") as f:
+            data = f.read()
+        header_size = struct.unpack_from("<I", data, 12)[0]
+        bad = os.path.join(self.tmp.name, "bad.bin")
+        for cut in (40, header_size + 5):  # inside the name tables; a partial record
+            with open(bad, "wb") as f:
+                f.write(data[:cut])
+            with self.assertRaisesRegex(ValueError, "not a fastsim packet trace"):
+                load_packet_trace(bad)
 
 
 if __name__ == "__main__":
