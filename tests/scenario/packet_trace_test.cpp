@@ -303,3 +303,55 @@ TEST_CASE("the trace-bytes estimate covers the packet trace of small packets", "
   CHECK(estimate.trace_bytes <= 4 * written);
   fs::remove_all(out.parent_path());
 }
+
+TEST_CASE("packet traces agree with the counters of RED and dummynet links, with UDP traffic",
+          "[outputs][packet_trace]") {
+  const std::string model =
+      GENERATE(std::string(R"("red": {"min_th": 5, "max_th": 15})"), std::string(R"("dummynet": {"tick": "1ms"})"));
+  INFO(model);
+  const std::string text = R"({"name": "m", "seed": 4, "duration": "2s", "sample_interval": "0.5s",
+    "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "5ms", "buffer": "30pkt", )" +
+                           model + R"(},
+                              "access": {"rate": "100Mbps", "buffer": "1000pkt"}}},
+    "flows": [{"id": "a", "rtt": "20ms"}],
+    "udp": [{"id": "u", "rate": "4Mbps", "packet_size": 1000, "rtt": "20ms"}],
+    "output": {"packet_trace": {"links": ["bottleneck"], "pcap": ["bottleneck"]}}})";
+  const fs::path out = run_to("ptrace-model", text);
+  const auto t = fastsim::trace::read_packet_trace((out / "packet_trace.bin").string());
+  REQUIRE(t.flows == std::vector<std::string>{"a", "u"});
+  Counts counts;
+  uint64_t early = 0, udp = 0;
+  int64_t last = 0;
+  for (const auto& r : t.records) {
+    ++counts[{r.object, r.event}];
+    CHECK(r.time_ps >= last);
+    last = r.time_ps;
+    early += (r.flags & fastsim::trace::kFlagEarlyDrop) != 0 ? 1 : 0;
+    udp += r.flow == 1 ? 1 : 0;
+  }
+  const json summary = json::parse(read_file(out / "summary.json"));
+  const json& l = summary["links"][0];
+  REQUIRE(l["id"] == "bottleneck");
+  CHECK(counts[{0, PacketEvent::kDrop}] == l["drops"].get<uint64_t>());
+  CHECK(early == l["early_drops"].get<uint64_t>());
+  if (model.find("red") != std::string::npos)
+    CHECK(early > 0);
+  CHECK(counts[{0, PacketEvent::kEnqueue}] + counts[{0, PacketEvent::kDrop}] == l["arrivals"].get<uint64_t>());
+  CHECK(counts[{0, PacketEvent::kDeliver}] == l["departures"].get<uint64_t>());
+  CHECK(udp > 1000);  // 4 Mb/s of 1000-byte packets for 2 s, three records each
+  CHECK(l["drops"].get<uint64_t>() > 0);
+  // The UDP source's packets are captured with an 8-byte UDP header (protocol 17).
+  const std::string p = read_file(out / "links" / "bottleneck.pcap");
+  size_t at = 24, udp_packets = 0;
+  while (at + 16 <= p.size()) {
+    const auto incl = static_cast<uint8_t>(p[at + 8]);
+    if (static_cast<uint8_t>(p[at + 16 + 9]) == 17) {
+      CHECK(incl == 28);
+      ++udp_packets;
+    }
+    at += 16 + incl;
+  }
+  CHECK(at == p.size());
+  CHECK(udp_packets > 500);
+  fs::remove_all(out.parent_path());
+}
