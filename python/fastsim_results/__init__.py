@@ -3,6 +3,7 @@
     from fastsim_results import load_run, load_sweep
     run = load_run("out/demo")         # summary, flows, links, intervals, traces
     sweep = load_sweep("out/rtt")      # runs, flows, aggregates; parameters as numbers
+    trace = load_packet_trace("out/demo")  # per-packet events (output/packet_trace)
 
 The names below are imported on first use, so that `fastsim_results.interpreter` (standard
 library only) can be imported by a Python that has no pandas.
@@ -19,6 +20,7 @@ _EXPORTS = {
     "mean_ci": "stats",
     "t_quantile": "stats",
     "summarize": "stats",
+    "load_packet_trace": "packet_trace",
 }
 
 __all__ = sorted(_EXPORTS)

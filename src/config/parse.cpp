@@ -133,6 +133,7 @@ Scenario parse_scenario(const json& doc) {
   read_udp(top, s, traffic);
   read_arrivals(top, s, traffic);
   read_monitor(top, s);
+  read_output(top, s);
   top.finish();
   if (issues.empty() && s.flows.empty() && s.udp.empty() && s.arrivals.empty())
     issues.push_back({"", "the scenario has no traffic: give at least one of \"flows\", \"udp\" or \"arrivals\""});

@@ -185,4 +185,7 @@ void check_arrival_loads(const Scenario& s, Issues& issues);
 /// sure the bottleneck is monitored. O(links) per flow.
 void resolve_routes(Scenario& s, Issues& issues);
 
+/// "/output": optional outputs (packet traces by flow and link id), once flows and links are read.
+void read_output(Reader& top, Scenario& s);
+
 }  // namespace fastsim::config::detail

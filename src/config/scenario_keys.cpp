@@ -57,6 +57,7 @@ std::vector<ObjectSpec> make_objects() {
                    object("udp", K::kArray, "udp", "UDP sources"),
                    object("arrivals", K::kArray, "arrival", "Poisson arrivals of finite TCP flows"),
                    key("monitor", K::kStrings, "extra links to trace, by id"),
+                   object("output", K::kObject, "output", "optional outputs (docs/outputs.md)"),
                }});
   o.push_back({.name = "metrics",
                .help = "summary metrics",
@@ -182,6 +183,14 @@ std::vector<ObjectSpec> make_objects() {
                .keys = {required(ranged("bdp_fraction", K::kNumber, 0, 1000, "the fraction of the BDP (> 0)")),
                         required(key("of", K::kString,
                                      "the round-trip time: a duration (\"80ms\") or a flow id (its base RTT)"))}});
+  o.push_back({.name = "output",
+               .help = "optional outputs",
+               .keys = {object("packet_trace", K::kObject, "packet_trace", "per-packet event traces")}});
+  o.push_back({.name = "packet_trace",
+               .help = "per-packet event traces (packet_trace.bin) and pcap captures (links/<id>.pcap)",
+               .keys = {key("flows", K::kStrings, "flows whose sender events to trace, by id"),
+                        key("links", K::kStrings, "links whose packet events to trace, by id"),
+                        key("pcap", K::kStrings, "links to capture as pcap at transmission start, by id")}});
   return o;
 }
 

@@ -271,6 +271,8 @@ void Link::accept(Packet* p, Time in) {
     }
   }
   if (!start) {
+    if (observer_ != nullptr) [[unlikely]]
+      observer_->link_dropped(observer_object_, *p, in, last_early_drop_);
     drop(p, in, last_early_drop_);
     return;
   }
@@ -288,7 +290,10 @@ void Link::accept(Packet* p, Time in) {
     admit_ = tail_;  // everything before has started; this one starts at once
   }
   s.tx_start = *start;
-  if (injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && loss_rng().bernoulli(cfg_.loss_rate))) {
+  const bool lost = injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && loss_rng().bernoulli(cfg_.loss_rate));
+  if (observer_ != nullptr) [[unlikely]]
+    observer_->link_admitted(observer_object_, *p, in, s.tx_start, out(s), lost);
+  if (lost) {
     if (injected_losses_ > 0)
       --injected_losses_;
     s.state = SlotState::kLost;

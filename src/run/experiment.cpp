@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "fastsim/run/packet_traces.hpp"
 #include "fastsim/trace/arrival_probe.hpp"
 #include "fastsim/trace/atomic_file.hpp"
 #include "fastsim/trace/flow_probe.hpp"
@@ -93,6 +94,8 @@ const RunResult& Experiment::run(const RunOptions& options) {
     folder.prepare();
   if (traces)
     sampler_.open(options.out_dir);
+  if (outputs)
+    packet_trace_ = attach_packet_traces(scenario_, *network_, options.out_dir);
   std::function<void()> progress;
   if (options.on_progress)
     progress = [&] { options.on_progress(sim_.now().to_seconds(), sim_.events_processed()); };
@@ -108,10 +111,19 @@ const RunResult& Experiment::run(const RunOptions& options) {
   if (outputs) {  // every write first (a full disk fails here), then only renames
     if (traces)
       sampler_.close();
+    if (packet_trace_)
+      packet_trace_->finish(sim_.now());
     trace::AtomicFile summary(folder.summary_path());
     trace::write_json(summary, summary_json());
     summary.close();
-    folder.replace(summary, [&] { return traces ? sampler_.commit() : std::vector<std::string>{}; });
+    folder.replace(summary, [&] {
+      std::vector<std::string> written = traces ? sampler_.commit() : std::vector<std::string>{};
+      if (packet_trace_) {
+        for (auto& path : packet_trace_->commit())
+          written.push_back(std::move(path));
+      }
+      return written;
+    });
   }
   return result_;
 }

@@ -31,6 +31,14 @@ constexpr double kLinkMemory = 4 * 1024;
 constexpr double kCompletedFlowMemory = 200;        // a finished arriving flow's record (and JSON)
 constexpr double kBaseMemory = 64.0 * 1024 * 1024;  // the program, the scenario, the output buffers
 
+// Packet traces (trace/packet_trace.hpp): bytes per record written and held.
+constexpr double kPacketRecord = 32;                // packet_trace.bin, per record
+constexpr double kPcapRecord = 16 + 64;             // links/<id>.pcap, per packet (record header, IPv4, TCP + SACK)
+constexpr double kPacketRecordMemory = 48;          // a record waiting to be due (deque slack)
+constexpr double kCaptureMemory = 96;               // a captured packet waiting for its transmission start
+constexpr double kPcapBuffer = 256 * 1024;          // the write buffer of a pcap capture
+constexpr double kPacketTraceBuffer = 1024 * 1024;  // the write buffer of packet_trace.bin
+
 double seconds_active(Duration start, std::optional<Duration> stop, Duration run) {
   const double end = stop ? std::min(stop->to_seconds(), run.to_seconds()) : run.to_seconds();
   return std::max(0.0, end - start.to_seconds());
@@ -71,6 +79,7 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
       r = r == 0 ? s.links[l].link.rate.to_double() : std::min(r, s.links[l].link.rate.to_double());
     return r;
   };
+  std::vector<double> flow_packets;  // data packets of each flow (packet traces)
   for (const auto& f : s.flows) {
     // Retransmission timeouts: at most one per min(min_rto, initial_rto), each sending.
     const Duration rto = std::max(std::min(f.tcp.min_rto, f.tcp.initial_rto), Duration::picoseconds(1));
@@ -78,7 +87,9 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
     if (f.on_off)  // one event per on or off period, even when the period sends nothing
       packets += 2 * seconds_active(f.start, f.stop, s.duration) / (f.on_off->on + f.on_off->off).to_seconds();
     const double bits = path_rate(f) * seconds_active(f.start, f.stop, s.duration);
-    offer(f.data_links, f.ack_links, f.size_bytes ? std::min(bits, 8.0 * *f.size_bytes) : bits, f.tcp.mss + 40.0);
+    const double sent = f.size_bytes ? std::min(bits, 8.0 * *f.size_bytes) : bits;
+    offer(f.data_links, f.ack_links, sent, f.tcp.mss + 40.0);
+    flow_packets.push_back(sent / (8 * (f.tcp.mss + 40.0)));
   }
   for (const auto& u : s.udp)
     offer(u.path.data_links, {}, u.rate.to_double() * seconds_active(u.start, u.stop, s.duration), u.packet_size);
@@ -87,6 +98,21 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
     packets +=
         std::min(data[i], rate * duration / (8 * kPacketBytes)) + std::min(acks[i], rate * duration / (8 * 40.0));
   }
+  // Packet traces: three records per packet at a traced link (enqueue, dequeue, deliver)
+  // and per data packet of a traced flow (send, ack, window); a pcap record per packet.
+  // A link's packets here are all data packets offered to it (not capped at 1500-byte
+  // packets at its rate: smaller packets are more records) and its ACKs.
+  auto traced_packets = [&](size_t l) {
+    return data[l] + std::min(acks[l], s.links[l].link.rate.to_double() * duration / (8 * 40.0));
+  };
+  for (size_t l : s.packet_trace.links)
+    trace += traced_packets(l) * 3 * kPacketRecord;
+  for (size_t f : s.packet_trace.flows)
+    trace += flow_packets[f] * 3 * kPacketRecord;
+  for (size_t l : s.packet_trace.pcap)
+    trace += traced_packets(l) * kPcapRecord;
+  files += static_cast<double>(s.packet_trace.pcap.size()) + (s.packet_trace.events() ? 1 : 0);
+  memory += s.packet_trace.events() ? kPacketTraceBuffer : 0;
   // What each link can hold: its buffer, plus the packets on its wire. Links that only
   // one TCP flow uses (access links) together hold no more than the flows' windows,
   // which cannot grow far past what overflows the shared links: twice their buffers plus
@@ -121,6 +147,12 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
     const double buffer = l.buffer.packets != 0 ? static_cast<double>(l.buffer.packets) : l.buffer.bytes / 40.0;
     const double wire = l.rate.to_double() * (l.delay.to_seconds() + l.tick.to_seconds()) / (8 * kPacketBytes) + 1;
     memory += kLinkMemory;
+    // A traced link holds the records (and captures) of the packets on it until they are due.
+    const auto traced = [&](const std::vector<size_t>& v) { return std::find(v.begin(), v.end(), i) != v.end(); };
+    if (traced(s.packet_trace.links))
+      memory += (buffer + wire) * 3 * kPacketRecordMemory;
+    if (traced(s.packet_trace.pcap))
+      memory += (buffer + wire) * kCaptureMemory + kPcapBuffer;
     if (users[i] == 1) {
       single_held += buffer + wire;
     } else {

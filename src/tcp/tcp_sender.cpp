@@ -143,6 +143,8 @@ void TcpSender::try_send() {
       sim_.now() - last_send_ > rtt_.rto() && has_new_data()) {
     restart_after_idle();
   }
+  if (observer_ != nullptr) [[unlikely]]
+    trace_window();
   for (;;) {
     const uint64_t retx = next_retransmission();
     if (retx == kNone && !has_new_data()) {
@@ -196,6 +198,8 @@ void TcpSender::transmit(uint64_t seq, bool retransmission) {
   if (rto_deadline_ == Time::never())
     arm_rto();
   cc_->on_send(view(), seq, retransmission);
+  if (observer_ != nullptr) [[unlikely]]
+    observer_->sender_sent(observer_object_, *p, sim_.now());
   out_.receive(p);
 }
 
@@ -210,6 +214,8 @@ bool TcpSender::nic_blocked() {
     w_.ssthresh_pkts = r.ssthresh_pkts;
     w_.cwnd_pkts = std::max(std::min(w_.cwnd_pkts, r.ssthresh_pkts), 1.0);
     cwr_high_ = snd_nxt_;
+    if (observer_ != nullptr) [[unlikely]]
+      trace_window();
   }
   if (!nic_event_.scheduled() || nic_event_.time() > *room)
     sim_.schedule_at(nic_event_, *room);
@@ -229,6 +235,8 @@ void TcpSender::receive(net::Packet* p) {
     pool_.release(p);
     return;
   }
+  if (observer_ != nullptr) [[unlikely]]
+    observer_->sender_ack(observer_object_, *p, sim_.now());
   account_window();
   const uint64_t prior_una = snd_una_;
   const uint64_t prior_sacked = sacked_out_;

@@ -34,9 +34,14 @@ void RunFolder::remove_traces_except(const std::vector<std::string>& keep) const
   std::vector<fs::path> kept;
   for (const auto& k : keep)
     kept.push_back(fs::path(k).lexically_normal());
+  // A packet trace (packet_traces.hpp) the new run did not write.
+  const fs::path packets = (fs::path(dir_) / "packet_trace.bin").lexically_normal();
+  if (std::find(kept.begin(), kept.end(), packets) == kept.end())
+    fs::remove(packets);
   for (const char* sub : kTraceFolders) {
     for (const auto& e : fs::directory_iterator(fs::path(dir_) / sub)) {
-      if (e.is_regular_file() && e.path().extension() == ".csv" &&
+      const auto ext = e.path().extension();
+      if (e.is_regular_file() && (ext == ".csv" || ext == ".pcap") &&
           std::find(kept.begin(), kept.end(), e.path().lexically_normal()) == kept.end())
         fs::remove(e.path());
     }

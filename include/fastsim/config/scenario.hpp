@@ -80,6 +80,15 @@ struct ArrivalSpec {
   bool traces = false;           ///< also write arrivals/<id>-flows.csv (every active flow per period)
 };
 
+/// "/output/packet_trace": per-packet event traces (trace/packet_trace.hpp); off when empty.
+struct PacketTraceSpec {
+  std::vector<size_t> flows;  ///< indices into Scenario::flows: sender events
+  std::vector<size_t> links;  ///< indices into Scenario::links: link events
+  std::vector<size_t> pcap;   ///< indices into Scenario::links: a pcap file each
+  [[nodiscard]] bool events() const { return !flows.empty() || !links.empty(); }
+  [[nodiscard]] bool any() const { return events() || !pcap.empty(); }
+};
+
 struct Scenario {
   std::string name;
   std::string description;
@@ -93,9 +102,10 @@ struct Scenario {
   std::vector<FlowSpec> flows;
   std::vector<UdpSpec> udp;
   std::vector<ArrivalSpec> arrivals;
-  std::string bottleneck;   ///< link id used for interval utilization
-  nlohmann::json resolved;  ///< the input with defaults filled in (echoed in summary.json)
-  Limits limits;            ///< resource limits (not in the file: defaults, or the command line)
+  std::string bottleneck;        ///< link id used for interval utilization
+  nlohmann::json resolved;       ///< the input with defaults filled in (echoed in summary.json)
+  Limits limits;                 ///< resource limits (not in the file: defaults, or the command line)
+  PacketTraceSpec packet_trace;  ///< "/output/packet_trace" (off by default)
 };
 
 }  // namespace fastsim::config

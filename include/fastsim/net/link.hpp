@@ -54,6 +54,7 @@
 #include "fastsim/core/units.hpp"
 #include "fastsim/net/dummynet_pipe.hpp"
 #include "fastsim/net/link_config.hpp"
+#include "fastsim/net/packet_observer.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/red.hpp"
 #include "fastsim/net/route.hpp"
@@ -106,6 +107,12 @@ class Link final : public PacketSink {
   /// comment). Set before the run, from all routes.
   void set_single_feeder(const Link* feeder) { feeder_ = feeder; }
   [[nodiscard]] const Link* single_feeder() const { return feeder_; }
+  /// Per-packet event traces (packet_observer.hpp): every packet offered to the link is
+  /// reported as `object` when it enters; null (the default) is off.
+  void set_observer(PacketObserver* observer, uint32_t object) {
+    observer_ = observer;
+    observer_object_ = object;
+  }
   [[nodiscard]] const std::string& id() const { return cfg_.id; }
   /// The propagation delay packets see (a pipe's delay is rounded to whole ticks).
   [[nodiscard]] Duration wire_delay() const { return wire_delay_; }
@@ -228,6 +235,8 @@ class Link final : public PacketSink {
   uint64_t seed_;
   std::unique_ptr<RandomStream> rng_;  // made on first use: 2.5 KB that lossless links do without
   const Link* feeder_ = nullptr;
+  PacketObserver* observer_ = nullptr;  // per-packet traces: null is off
+  uint32_t observer_object_ = 0;
   uint32_t injected_losses_ = 0;
   bool pipe_mode_ = false;  // served at ticks (pipe_ set); kept next to the hot fields
   bool modelled_ = false;   // a pipe or RED: admission through admit_modelled()

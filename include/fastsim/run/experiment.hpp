@@ -18,6 +18,7 @@
 #include "fastsim/run/flow_lifecycle.hpp"
 #include "fastsim/run/network.hpp"
 #include "fastsim/run/results.hpp"
+#include "fastsim/trace/packet_trace.hpp"
 #include "fastsim/trace/sampler.hpp"
 #include "fastsim/traffic/active_flow_clock.hpp"
 
@@ -75,6 +76,7 @@ class Experiment {
   Simulator sim_;
   net::PacketPool pool_;
   traffic::ActiveFlowClock clock_{sim_};  // flows crossing the bottleneck (fair-share completion times)
+  std::unique_ptr<trace::PacketTraceWriter> packet_trace_;  // "/output/packet_trace", outlives the network
   std::unique_ptr<Network> network_;
   FlowLifecycle lifecycle_;
   trace::Sampler sampler_;

@@ -73,6 +73,7 @@
 
 #include "fastsim/cc/congestion_control.hpp"
 #include "fastsim/core/simulator.hpp"
+#include "fastsim/net/packet_observer.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/route.hpp"
 #include "fastsim/tcp/prr.hpp"
@@ -158,6 +159,12 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   /// Local congestion: `nic`, the first hop (must outlive the sender), is asked before
   /// every send whether it has room (see the file comment); null: never asked.
   void set_local_congestion_queue(net::Link* nic) { nic_ = nic; }
+  /// Per-packet event traces (net/packet_observer.hpp): data packets sent, ACKs processed
+  /// and window changes are reported as `object`; null (the default) is off.
+  void set_observer(net::PacketObserver* observer, uint32_t object) {
+    observer_ = observer;
+    observer_object_ = object;
+  }
 
  private:
   static constexpr uint64_t kNone = UINT64_MAX;
@@ -206,6 +213,14 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   /// Local congestion: true if the first hop is full now (then CWR once per window and a
   /// wake-up when it has room).
   bool nic_blocked();
+  /// Traces: reports the window if it changed since it was last reported (called where
+  /// the sender next considers sending, in the same instant as the change).
+  void trace_window() {
+    if (w_.cwnd_pkts != traced_window_.cwnd_pkts || w_.ssthresh_pkts != traced_window_.ssthresh_pkts) {
+      traced_window_ = w_;
+      observer_->sender_window(observer_object_, w_.cwnd_pkts, w_.ssthresh_pkts, sim_.now());
+    }
+  }
 
   Simulator& sim_;
   net::PacketPool& pool_;
@@ -288,6 +303,9 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   void rate_on_sack_only_ack();
   /// Rate sampling: try_send found no data to send.
   void rate_note_no_data();
+  net::PacketObserver* observer_ = nullptr;  // per-packet traces: null is off
+  uint32_t observer_object_ = 0;
+  cc::Window traced_window_{-1, -1};  // the window last reported to observer_
 };
 
 }  // namespace fastsim::tcp

@@ -5,7 +5,8 @@
 //   so a full disk or an I/O error fails the run here, leaving the previous result whole);
 // - replace(): removes the previous summary.json (from here on the folder holds no
 //   complete result), renames the new traces into place, removes the previous run's
-//   traces that the new one did not write, and renames the new summary.json last.
+//   traces that the new one did not write (CSVs, pcap files, packet_trace.bin), and
+//   renames the new summary.json last.
 //   Only renames and removals remain at that point: no write can fail half-way.
 #pragma once
 
@@ -22,8 +23,9 @@ class RunFolder {
   /// Creates DIR/{flows,links,udp,arrivals} and removes stale "*.tmp" files there and in DIR.
   void prepare() const;
   /// Removes the previous summary.json, calls `commit_traces` (which renames the new
-  /// traces into place and returns their paths), removes every other CSV of the trace
-  /// subfolders, and commits `summary` (closed already).
+  /// traces into place and returns their paths), removes every other CSV (and pcap) of
+  /// the trace subfolders and a packet_trace.bin it did not write, and commits `summary`
+  /// (closed already).
   template <class CommitTraces>
   void replace(AtomicFile& summary, CommitTraces&& commit_traces) const {
     remove_summary();
