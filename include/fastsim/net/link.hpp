@@ -34,6 +34,9 @@
 //   the packets it concerns enter the feeder; a change that comes later than that
 //   (the link already took a packet arriving after the change's time) is a logic error
 //   and throws, never a silently different run.
+// - A link whose queue is an AQM discipline (CoDel, FQ-CoDel, PIE: cfg.aqm) is served by
+//   events instead (aqm_link.hpp): accept() hands its packets to that path, which keeps
+//   the same counters; such a link is never chained (neither feeder nor fed).
 // - The queue length is integrated exactly over time (mean queue); a packet's
 //   serialization counts towards utilization pro rata over the time it takes (busy_until()),
 //   so the busy time of any period is at most the period.
@@ -41,6 +44,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -60,11 +64,14 @@
 
 namespace fastsim::net {
 
+class AqmPath;
+class AqmQueue;
+
 /// Cumulative counters of a link since the start of the run.
 struct LinkCounters {
   uint64_t arrivals = 0;       ///< packets offered to the queue
-  uint64_t drops = 0;          ///< dropped at the queue (buffer full, or RED)
-  uint64_t early_drops = 0;    ///< of which RED dropped early
+  uint64_t drops = 0;          ///< dropped at the queue (buffer full, RED or an AQM)
+  uint64_t early_drops = 0;    ///< of which RED or the AQM discipline dropped early
   uint64_t random_losses = 0;  ///< lost on the wire (Bernoulli)
   uint64_t departures = 0;     ///< handed to the next hop
   uint64_t bytes_sent = 0;     ///< bytes whose serialization has started
@@ -76,6 +83,7 @@ struct LinkCounters {
 class Link final : public PacketSink {
  public:
   Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed);
+  ~Link() override;
   Link(const Link&) = delete;
   Link& operator=(const Link&) = delete;
 
@@ -120,9 +128,16 @@ class Link final : public PacketSink {
   /// Packet slots the link holds memory for (its ring's capacity) and chained drops it
   /// holds until they reach it: bounded by the buffer plus the packets on the wires.
   [[nodiscard]] size_t slot_capacity() const { return ring_.size() + drops_ahead_.capacity(); }
-  /// Visits every packet waiting in the buffer now (not yet serializing), oldest first.
+  /// The AQM discipline serving the link (its counters), or nullptr for drop-tail/RED/dummynet.
+  [[nodiscard]] const AqmQueue* aqm() const;
+  /// Visits every packet waiting in the buffer now (not yet serializing), oldest first
+  /// (an AQM link: in the discipline's order of its queues).
   template <class Fn>
   void for_each_queued(Fn&& fn) {
+    if (aqm_) [[unlikely]] {
+      aqm_visit(true, [&](const Packet& p) { fn(p); });
+      return;
+    }
     sync();
     for (uint64_t i = started_; i < arrived_; ++i) {
       const Slot& s = slot(i);
@@ -133,6 +148,10 @@ class Link final : public PacketSink {
   /// Visits every packet on the link now (for conservation checks).
   template <class Fn>
   void for_each_packet(Fn&& fn) const {
+    if (aqm_) [[unlikely]] {
+      aqm_visit(false, [&](const Packet& p) { fn(p); });
+      return;
+    }
     const Time now = sim_.now();
     for (uint64_t i = head_; i < tail_; ++i) {
       const Slot& s = slot(i);
@@ -142,6 +161,20 @@ class Link final : public PacketSink {
   }
 
  private:
+  friend class AqmPath;
+  void aqm_visit(bool queued_only, const std::function<void(const Packet&)>& fn) const;
+  /// `p` leaves the far end now: to the next link of its route, or its sink.
+  [[gnu::always_inline]] void hand_on(Packet* p) {
+    ++p->hop;
+    if (p->hop < p->route->links.size()) {
+      Link* next = p->route->links[p->hop];
+      if (next->feeder_ != nullptr)
+        next->unexpected_feeder();
+      next->accept(p, sim_.now());
+    } else {
+      p->route->sink->receive(p);
+    }
+  }
   enum class SlotState : uint8_t {
     kPending,    // waits for its delivery event at `out`
     kDelivered,  // delivery event done
@@ -188,7 +221,10 @@ class Link final : public PacketSink {
   void start(const Slot& s);
   /// The slot's packet starts serialization (its busy time runs from then).
   void serve(const Slot& s);
-  void integrate_queue(Time t);
+  [[gnu::always_inline]] void integrate_queue(Time t) {
+    counters_.queue_area += static_cast<double>(queued_pkts_) * (t - area_since_).to_seconds();
+    area_since_ = t;
+  }
   /// Serialization time of `bytes` at the link's rate, memoized for the last two sizes
   /// (a link carries mostly data packets, ACKs, or both).
   [[nodiscard]] Duration tx_time(uint32_t bytes) const {
@@ -235,6 +271,7 @@ class Link final : public PacketSink {
   double pipe_ps_per_byte_ = 0;  // a pipe's transmission time per byte (utilization)
   std::optional<DummynetPipe> pipe_;
   std::unique_ptr<RedGate> red_;
+  std::unique_ptr<AqmPath> aqm_;  // cfg.aqm: packets take the event-driven path (aqm_link.hpp)
   bool last_early_drop_ = false;  // admit()'s reason for its last refusal
   MemberEvent<Link, &Link::on_delivery> delivery_event_{this};
   // Loss changes not yet due, by time (ties in call order), and the latest arrival taken.
