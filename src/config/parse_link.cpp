@@ -62,6 +62,8 @@ std::optional<net::AqmParams> read_queue(Reader& link) {
   Reader r(*link.get("queue"), link.path_of("queue"), link.issues(), "queue");
   static const std::vector<std::string> names = {"codel", "fq_codel", "pie"};
   const auto which = r.choice("discipline");
+  if (!which && r.get("discipline") == nullptr)
+    r.error("discipline", "missing required key (the queue discipline: \"codel\", \"fq_codel\" or \"pie\")");
   if (!which) {
     r.finish();
     return std::nullopt;
