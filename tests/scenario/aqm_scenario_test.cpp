@@ -6,6 +6,8 @@
 // over the periods after the warm-up.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -168,4 +170,42 @@ TEST_CASE("the queue key: defaults per discipline and errors that name the path 
   CHECK_THAT(error_of(R"("codel")"), Contains("/topology/dumbbell/bottleneck/queue"));
   CHECK_THAT(error_of(R"({"discipline": "codel"}, "red": {"min_th": 5, "max_th": 15})"),
              Contains("/topology/dumbbell/bottleneck/queue") && Contains("give only one of queue, red, dummynet"));
+}
+
+TEST_CASE("an AQM link's trace and summary entry carry the discipline's counters, deterministically",
+          "[scenario][aqm]") {
+  const auto s = scenario_from(dumbbell("20Mbps", R"("buffer": "200pkt", "queue": {"discipline": "pie"})", R"([
+      {"id": "a", "algorithm": "reno", "rtt": "20ms"}, {"id": "b", "algorithm": "reno", "rtt": "80ms"}])",
+                                        "20s"));
+  std::map<std::string, std::string> first;
+  for (int rep = 0; rep < 2; ++rep) {
+    const auto dir = fastsim::testing::temp_dir("aqm-out-" + std::to_string(rep));
+    run::Experiment exp(s);
+    run::RunOptions opt;
+    opt.out_dir = dir.string();
+    (void)exp.run(opt);
+    auto files = fastsim::testing::run_outputs(dir, {"wall_time_s", "peak_rss_mb"});
+    const std::string& trace = files.at("links/bottleneck.csv");
+    CHECK(trace.rfind("time_s,queue_pkts,queue_bytes,drops,utilization,aqm_drops,sojourn_s,drop_prob\n", 0) == 0);
+    const auto summary = nlohmann::json::parse(files.at("summary.json"));
+    bool seen = false;
+    for (const auto& l : summary.at("links")) {
+      if (l.at("id") == "bottleneck") {
+        seen = true;
+        CHECK(l.at("aqm").at("discipline") == "pie");
+        CHECK(l.at("aqm").at("aqm_drops").get<uint64_t>() > 0);
+        CHECK(l.at("aqm").at("aqm_drops").get<uint64_t>() + l.at("aqm").at("overflow_drops").get<uint64_t>() ==
+              l.at("drops").get<uint64_t>());
+        CHECK(l.at("aqm").at("mean_sojourn_s").get<double>() > 0.001);
+      } else {
+        CHECK(!l.contains("aqm"));
+      }
+    }
+    CHECK(seen);
+    if (rep == 0)
+      first = files;
+    else
+      CHECK(first == files);
+    std::filesystem::remove_all(dir);
+  }
 }
