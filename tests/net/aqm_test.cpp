@@ -348,3 +348,54 @@ TEST_CASE("a link next to an AQM link is never chained", "[aqm][link]") {
   CHECK(lq2.single_feeder() == &la);
   CHECK(lz.single_feeder() == &lq2);
 }
+
+TEST_CASE("FQ-CoDel link: a sparse flow's packets see almost no queueing behind a flood", "[aqm][fq_codel][link]") {
+  // A 10 Mb/s link with a flood at twice its rate (route 0) and one 200-byte packet every
+  // 10 ms on route 1: each sparse packet is a new flow, served after at most the packet
+  // in transmission (1.2 ms), while the flood's packets wait up to the buffer.
+  const auto run = [](bool fq) {
+    LinkConfig cfg{"l", Rate{10'000'000}, Duration::milliseconds(2), {1000, 0}, 0.0, {}, {}};
+    if (fq)
+      cfg.aqm = aqm_defaults(AqmKind::kFqCodel);
+    Bench b(cfg);
+    RouteCounters sparse_counters;
+    struct Recorder final : PacketSink {
+      Bench* b = nullptr;
+      std::vector<double> delays;
+      void receive(Packet* p) override {
+        delays.push_back((b->sim.now() - p->echo).to_seconds());
+        b->pool.release(p);
+      }
+    } rec;
+    rec.b = &b;
+    Route sparse;
+    sparse.links = {&b.link};
+    sparse.sink = &rec;
+    sparse.counters = &sparse_counters;
+    Injector flood;
+    flood.b = &b;
+    flood.every = serialization_time(1500, Rate{10'000'000}) / 2;
+    flood.limit = UINT64_MAX;
+    b.sim.schedule_at(flood, Time::zero());
+    for (int i = 1; i <= 200; ++i) {
+      b.sim.call_at(Time::at(Duration::milliseconds(10) * i), [&b, &sparse] {
+        Packet* p = b.pool.acquire();
+        p->route = &sparse;
+        p->size_bytes = 200;
+        p->echo = b.sim.now();
+        b.link.enqueue(p);
+      });
+    }
+    b.sim.run_until(Time::at(Duration::milliseconds(2010)));
+    b.sim.clear();
+    return rec.delays;
+  };
+  const auto fq = run(true);
+  REQUIRE(fq.size() == 200);
+  // Propagation 2 ms + own serialization 0.16 ms + at most one 1500-byte packet (1.2 ms).
+  for (double d : fq)
+    CHECK(d <= 0.002 + 0.00016 + 0.0012 + 1e-9);
+  const auto fifo = run(false);
+  REQUIRE(!fifo.empty());
+  CHECK(fifo.back() > 0.5);  // drop-tail: behind a full 1000-packet buffer (1.2 s)
+}

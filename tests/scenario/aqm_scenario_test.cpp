@@ -184,6 +184,7 @@ TEST_CASE("an AQM link's trace and summary entry carry the discipline's counters
     run::RunOptions opt;
     opt.out_dir = dir.string();
     (void)exp.run(opt);
+    fastsim::testing::check_conservation(exp);  // packets in the discipline, serializing, on the wire
     auto files = fastsim::testing::run_outputs(dir, {"wall_time_s", "peak_rss_mb"});
     const std::string& trace = files.at("links/bottleneck.csv");
     CHECK(trace.rfind("time_s,queue_pkts,queue_bytes,drops,utilization,aqm_drops,sojourn_s,drop_prob\n", 0) == 0);
