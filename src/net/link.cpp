@@ -42,6 +42,7 @@ Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
     if (pipe_mode_ || red_)
       throw std::invalid_argument(fmt::format("link {}: an AQM queue excludes dummynet and red", cfg_.id));
     aqm_ = std::make_unique<AqmPath>(*this, sim_, *cfg_.aqm, seed_);
+    enters_elsewhere_ = true;
   }
   modelled_ = pipe_mode_ || red_ != nullptr || aqm_ != nullptr;
 }
@@ -205,9 +206,17 @@ void Link::sync_due(Time now) {
 }
 
 void Link::enqueue(Packet* p) {
-  if (feeder_ != nullptr)
-    unexpected_feeder();
+  if (enters_elsewhere_) [[unlikely]] {
+    enter_elsewhere(p);
+    return;
+  }
   accept(p, sim_.now());
+}
+
+void Link::enter_elsewhere(Packet* p) {
+  if (!aqm_)
+    unexpected_feeder();
+  aqm_->accept(p);
 }
 
 void Link::advance_admission(Time in) {
@@ -261,10 +270,6 @@ void Link::apply_loss_changes(Time in) {
 }
 
 void Link::accept(Packet* p, Time in) {
-  if (aqm_) [[unlikely]] {  // never chained: `in` is now
-    aqm_->accept(p);
-    return;
-  }
   sync();
   last_in_ = in;
   if (in >= next_loss_change_) [[unlikely]]

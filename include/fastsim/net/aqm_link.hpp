@@ -5,9 +5,9 @@
 // pipe -- one event per transmission completion (the transmitter asks the discipline for
 // the next packet) and one pending event for the wire's earliest arrival (a FIFO of
 // packets in propagation).
-// - The drop-tail path is untouched: Link::accept tests one pointer and hands the packet
-//   here. An AQM link is never chained, neither as feeder nor as fed link
-//   (wire_single_fed_links), so every packet reaches it at its true arrival time.
+// - The drop-tail path is untouched: a packet entering an AQM link is diverted here by
+//   the flag Link already tested at every unchained entry (enters_elsewhere_). An AQM link is never chained, neither as
+//   feeder nor as fed link (wire_single_fed_links), so every packet reaches it at its true arrival time.
 // - Statistics go to the link's own counters and are kept eagerly (queue length integral,
 //   maximum, busy time, drops: AQM drops count as early drops), so the link traces and
 //   summary.json read an AQM link exactly like any other.

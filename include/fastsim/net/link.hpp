@@ -35,8 +35,10 @@
 //   (the link already took a packet arriving after the change's time) is a logic error
 //   and throws, never a silently different run.
 // - A link whose queue is an AQM discipline (CoDel, FQ-CoDel, PIE: cfg.aqm) is served by
-//   events instead (aqm_link.hpp): accept() hands its packets to that path, which keeps
-//   the same counters; such a link is never chained (neither feeder nor fed).
+//   events instead (aqm_link.hpp): a packet entering it (enqueue, or the hand-over from
+//   the previous link) goes to that path, which keeps the same counters; such a link is
+//   never chained (neither feeder nor fed). The entry tests the one flag that already
+//   caught packets reaching a chained link from elsewhere, so drop-tail links pay nothing.
 // - The queue length is integrated exactly over time (mean queue); a packet's
 //   serialization counts towards utilization pro rata over the time it takes (busy_until()),
 //   so the busy time of any period is at most the period.
@@ -112,7 +114,10 @@ class Link final : public PacketSink {
   void inject_losses(uint32_t n) { inject_losses_at(sim_.now(), n); }
   /// Declares that every packet entering this link comes out of `feeder` (see the file
   /// comment). Set before the run, from all routes.
-  void set_single_feeder(const Link* feeder) { feeder_ = feeder; }
+  void set_single_feeder(const Link* feeder) {
+    feeder_ = feeder;
+    enters_elsewhere_ = feeder_ != nullptr || aqm_ != nullptr;
+  }
   [[nodiscard]] const Link* single_feeder() const { return feeder_; }
   [[nodiscard]] const std::string& id() const { return cfg_.id; }
   /// The propagation delay packets see (a pipe's delay is rounded to whole ticks).
@@ -163,14 +168,17 @@ class Link final : public PacketSink {
  private:
   friend class AqmPath;
   void aqm_visit(bool queued_only, const std::function<void(const Packet&)>& fn) const;
+  /// A packet entering now when enters_elsewhere_: to the AQM path, or unexpected_feeder().
+  void enter_elsewhere(Packet* p);
   /// `p` leaves the far end now: to the next link of its route, or its sink.
   [[gnu::always_inline]] void hand_on(Packet* p) {
     ++p->hop;
     if (p->hop < p->route->links.size()) {
       Link* next = p->route->links[p->hop];
-      if (next->feeder_ != nullptr)
-        next->unexpected_feeder();
-      next->accept(p, sim_.now());
+      if (next->enters_elsewhere_) [[unlikely]]
+        next->enter_elsewhere(p);
+      else
+        next->accept(p, sim_.now());
     } else {
       p->route->sink->receive(p);
     }
@@ -264,6 +272,9 @@ class Link final : public PacketSink {
   uint64_t seed_;
   std::unique_ptr<RandomStream> rng_;  // made on first use: 2.5 KB that lossless links do without
   const Link* feeder_ = nullptr;
+  // A packet put on the link now does not go to accept(): an AQM link's (aqm_link.hpp), or a
+  // logic error on a chained one (feeder_ set). One flag, so the usual entry tests one byte.
+  bool enters_elsewhere_ = false;
   uint32_t injected_losses_ = 0;
   bool pipe_mode_ = false;  // served at ticks (pipe_ set); kept next to the hot fields
   bool modelled_ = false;   // a pipe or RED: admission through admit_modelled()
