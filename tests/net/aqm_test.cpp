@@ -399,3 +399,35 @@ TEST_CASE("FQ-CoDel link: a sparse flow's packets see almost no queueing behind 
   REQUIRE(!fifo.empty());
   CHECK(fifo.back() > 0.5);  // drop-tail: behind a full 1000-packet buffer (1.2 s)
 }
+
+TEST_CASE("an AQM link loses packets on its wire at the configured rate and by injection", "[aqm][link]") {
+  LinkConfig cfg{"l", Rate{10'000'000}, Duration::milliseconds(3), {100, 0}, 0.1, {}, {}};
+  cfg.aqm = aqm_defaults(AqmKind::kCodel);
+  Bench b(cfg);
+  Injector inj;
+  inj.b = &b;
+  inj.every = serialization_time(1500, Rate{10'000'000}) * 2;  // half the rate: no queue drops
+  inj.limit = 5000;
+  b.sim.schedule_at(inj, Time::zero());
+  b.link.inject_losses_at(Time::at(Duration::seconds_int(20)), 50);  // after the last packet: no effect
+  b.sim.run_until(Time::at(Duration::seconds_int(13)));
+  const auto& c = b.link.counters();
+  CHECK(c.arrivals == 5000);
+  CHECK(c.drops == 0);
+  CHECK(c.random_losses + c.departures == 5000);
+  CHECK(c.random_losses == b.counters.random_losses);
+  // Binomial(5000, 0.1): mean 500, sd 21.
+  CHECK(c.random_losses > 430);
+  CHECK(c.random_losses < 570);
+  CHECK(b.pool.live() == 0);
+
+  // Injected losses: the next 7 packets to arrive after the change are lost.
+  b.link.set_loss_rate(0.0);
+  b.link.inject_losses(7);
+  const uint64_t before = c.random_losses;
+  for (uint64_t i = 0; i < 20; ++i)
+    b.inject(i);
+  b.sim.run_until(Time::at(Duration::seconds_int(14)));
+  CHECK(b.link.counters().random_losses == before + 7);
+  CHECK(b.link.counters().departures == 5000 - before + 13);
+}
