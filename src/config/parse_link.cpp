@@ -1,7 +1,13 @@
 // The queue and service model of a link, shared by every place a link is described
 // (explicit links, the dumbbell's bottleneck and access links, parking-lot hops):
-// rate, delay, buffer, random loss, and the optional "dummynet" and "red" blocks.
+// rate, delay, buffer, random loss, and the optional "dummynet", "red" and "queue" (AQM)
+// blocks.
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "parse_parts.hpp"
 
@@ -43,6 +49,85 @@ std::optional<net::RedParams> read_red(Reader& link) {
   return p;
 }
 
+// The keys each discipline reads (every other key of "queue" is refused with this list).
+const std::vector<std::vector<std::string>>& aqm_keys() {
+  static const std::vector<std::vector<std::string>> keys = {
+      {"target", "interval", "mtu"},
+      {"target", "interval", "mtu", "flows", "quantum"},
+      {"target", "tupdate", "alpha", "beta", "max_burst", "mtu"}};
+  return keys;
+}
+
+std::optional<net::AqmParams> read_queue(Reader& link) {
+  Reader r(*link.get("queue"), link.path_of("queue"), link.issues(), "queue");
+  static const std::vector<std::string> names = {"codel", "fq_codel", "pie"};
+  const auto which = r.choice("discipline");
+  if (!which && r.get("discipline") == nullptr)
+    r.error("discipline", "missing required key (the queue discipline: \"codel\", \"fq_codel\" or \"pie\")");
+  if (!which) {
+    r.finish();
+    return std::nullopt;
+  }
+  net::AqmParams p = net::aqm_defaults(static_cast<net::AqmKind>(*which));
+  const auto& mine = aqm_keys()[*which];
+  const auto applies = [&](const std::string& k) { return std::find(mine.begin(), mine.end(), k) != mine.end(); };
+  bool ok = true;
+  for (const auto& k : {"target", "interval", "mtu", "flows", "quantum", "tupdate", "alpha", "beta", "max_burst"}) {
+    if (applies(k) || r.get(k) == nullptr)
+      continue;
+    r.error(k, fmt::format("\"{}\" does not apply to discipline \"{}\" (its keys: {})", k, names[*which],
+                           fmt::join(mine, ", ")));
+    ok = false;
+  }
+  const auto dur = [&](const char* k, Duration& out) {
+    if (!applies(k))
+      return;
+    if (r.get(k) == nullptr)
+      return;
+    if (auto v = r.duration(k))
+      out = *v;
+    else
+      ok = false;
+  };
+  dur("target", p.target);
+  dur("interval", p.interval);
+  dur("tupdate", p.tupdate);
+  dur("max_burst", p.max_burst);
+  if (applies("mtu") && r.get("mtu") != nullptr) {
+    auto v = r.integer("mtu");
+    ok = ok && v.has_value();
+    p.mtu = static_cast<uint32_t>(v.value_or(p.mtu));
+  }
+  if (applies("flows") && r.get("flows") != nullptr) {
+    auto v = r.integer("flows");
+    ok = ok && v.has_value();
+    p.flows = static_cast<uint32_t>(v.value_or(p.flows));
+  }
+  if (applies("quantum") && r.get("quantum") != nullptr) {
+    auto v = r.integer("quantum");
+    ok = ok && v.has_value();
+    p.quantum = static_cast<uint32_t>(v.value_or(p.quantum));
+  }
+  if (applies("alpha") && r.get("alpha") != nullptr) {
+    auto v = r.number("alpha");
+    ok = ok && v.has_value();
+    p.alpha = v.value_or(p.alpha);
+  }
+  if (applies("beta") && r.get("beta") != nullptr) {
+    auto v = r.number("beta");
+    ok = ok && v.has_value();
+    p.beta = v.value_or(p.beta);
+  }
+  if (p.max_burst < Duration::zero()) {
+    r.error("max_burst", "must not be negative");
+    ok = false;
+  }
+  r.finish();
+  if (!ok)
+    return std::nullopt;
+  return p;
+}
+
 }  // namespace
 
 std::optional<net::LinkConfig> read_link_model(Reader& r, const std::string& id, DelayKey delay_key,
@@ -79,6 +164,21 @@ std::optional<net::LinkConfig> read_link_model(Reader& r, const std::string& id,
   if (r.get("red") != nullptr) {
     c.red = read_red(r);
     ok = ok && c.red.has_value();
+  }
+  if (const json* q = r.get("queue")) {
+    if (!q->is_object()) {
+      r.error("queue", fmt::format("expected an object like {{\"discipline\": \"codel\"}}, got {}", q->dump()));
+      ok = false;
+    } else {
+      c.aqm = read_queue(r);
+      ok = ok && c.aqm.has_value();
+      if (c.aqm && (c.red || c.tick > Duration::zero())) {
+        r.error("queue",
+                "an AQM queue discipline replaces \"red\" and cannot be served as a \"dummynet\" pipe: "
+                "give only one of queue, red, dummynet");
+        ok = false;
+      }
+    }
   }
   if (!ok)
     return std::nullopt;

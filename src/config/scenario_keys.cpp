@@ -95,7 +95,8 @@ std::vector<ObjectSpec> make_objects() {
                 required(key("buffer", K::kBuffer, "queue size: packets or bytes")),
                 ranged("loss_rate", K::kNumber, 0, 1, "random loss probability per packet"),
                 object("dummynet", K::kObject, "dummynet", "serve the queue in ticks, like dummynet"),
-                object("red", K::kObject, "red", "RED queue management")}});
+                object("red", K::kObject, "red", "RED queue management"),
+                object("queue", K::kObject, "queue", "an AQM queue discipline: codel, fq_codel or pie")}});
   o.push_back({.name = "access_link",
                .help = "the dumbbell's access links (their delay comes from each flow's rtt)",
                .include = {"link_model"},
@@ -121,6 +122,18 @@ std::vector<ObjectSpec> make_objects() {
                         ranged("weight", K::kNumber, 1e-9, 1, "weight of the average queue"),
                         key("gentle", K::kBoolean, "gentle RED"),
                         ranged("mean_packet_size", K::kInteger, 28, 65535, "bytes")}});
+  o.push_back({.name = "queue",
+               .help = "an AQM queue discipline (the link's buffer is its limit)",
+               .keys = {required(choice("discipline", {"codel", "fq_codel", "pie"}, "the discipline")),
+                        positive(key("target", K::kDuration, "target queue delay (codel, fq_codel: 5ms; pie: 15ms)")),
+                        positive(key("interval", K::kDuration, "codel, fq_codel: the interval (100ms)")),
+                        ranged("mtu", K::kInteger, 64, 65535, "bytes: codel's maxpacket, pie's 2-MTU safeguard (1514)"),
+                        ranged("flows", K::kInteger, 1, 65536, "fq_codel: flow queues (1024)"),
+                        ranged("quantum", K::kInteger, 64, 1048576, "fq_codel: DRR quantum, bytes (1514)"),
+                        positive(key("tupdate", K::kDuration, "pie: probability update period (15ms)")),
+                        ranged("alpha", K::kNumber, 0, 100, "pie: alpha, 1/s (0.125)"),
+                        ranged("beta", K::kNumber, 0, 100, "pie: beta, 1/s (1.25)"),
+                        key("max_burst", K::kDuration, "pie: burst allowance (150ms)")}});
   o.push_back({.name = "placement",
                .help = "where traffic goes",
                .keys = {positive(key("rtt", K::kDuration, "shorthand topologies: the round-trip propagation delay")),

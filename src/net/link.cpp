@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "fastsim/net/aqm_link.hpp"
+
 namespace fastsim::net {
 
 namespace {
@@ -36,7 +38,23 @@ Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
     red_ =
         std::make_unique<RedGate>(*cfg_.red, serialization_time(cfg_.red->mean_packet_size, cfg_.rate), seed_, cfg_.id);
   }
-  modelled_ = pipe_mode_ || red_ != nullptr;
+  if (cfg_.aqm) {
+    if (pipe_mode_ || red_)
+      throw std::invalid_argument(fmt::format("link {}: an AQM queue excludes dummynet and red", cfg_.id));
+    aqm_ = std::make_unique<AqmPath>(*this, sim_, *cfg_.aqm, seed_);
+    enters_elsewhere_ = true;
+  }
+  modelled_ = pipe_mode_ || red_ != nullptr || aqm_ != nullptr;
+}
+
+Link::~Link() = default;
+
+const AqmQueue* Link::aqm() const {
+  return aqm_ ? &aqm_->queue() : nullptr;
+}
+
+void Link::aqm_visit(bool queued_only, const std::function<void(const Packet&)>& fn) const {
+  aqm_->visit(queued_only, fn);
 }
 
 Duration Link::tx_time_slow(uint32_t bytes) const {
@@ -64,11 +82,6 @@ void Link::grow() {
 // pop_head, note_arrival) are forced inline into their few callers in this file: GCC
 // kept them out of line, and the calls were 6.6 % of B1's instructions (callgrind:
 // 2781 -> 2597 per delivered packet; docs/performance.md).
-[[gnu::always_inline]] inline void Link::integrate_queue(Time t) {
-  counters_.queue_area += static_cast<double>(queued_pkts_) * (t - area_since_).to_seconds();
-  area_since_ = t;
-}
-
 void Link::count_drop(Packet* p, bool early) {
   ++counters_.arrivals;
   ++counters_.drops;
@@ -193,9 +206,17 @@ void Link::sync_due(Time now) {
 }
 
 void Link::enqueue(Packet* p) {
-  if (feeder_ != nullptr)
-    unexpected_feeder();
+  if (enters_elsewhere_) [[unlikely]] {
+    enter_elsewhere(p);
+    return;
+  }
   accept(p, sim_.now());
+}
+
+void Link::enter_elsewhere(Packet* p) {
+  if (!aqm_)
+    unexpected_feeder();
+  aqm_->accept(p);
 }
 
 void Link::advance_admission(Time in) {
@@ -382,15 +403,7 @@ void Link::on_delivery() {
     if (head_ < arrived_ && slot(head_).state != SlotState::kPending)
       next_due_ = std::min(next_due_, out(slot(head_)));
   }
-  ++p->hop;
-  if (p->hop < p->route->links.size()) {
-    Link* next = p->route->links[p->hop];
-    if (next->feeder_ != nullptr)
-      next->unexpected_feeder();
-    next->accept(p, sim_.now());
-  } else {
-    p->route->sink->receive(p);
-  }
+  hand_on(p);
 }
 
 void Link::unexpected_feeder() const {
@@ -438,8 +451,14 @@ void wire_single_fed_links(std::span<const Route* const> routes) {
     for (size_t i = 0; i < r->links.size(); ++i)
       feeders[r->links[i]].insert(i == 0 ? nullptr : r->links[i - 1]);
   }
-  for (auto& [link, from] : feeders)
-    link->set_single_feeder(from.size() == 1 ? *from.begin() : nullptr);
+  // An AQM link's departures are not known when a packet enters it: it neither feeds
+  // nor is fed by chaining.
+  for (auto& [link, from] : feeders) {
+    const Link* only = from.size() == 1 ? *from.begin() : nullptr;
+    if (link->aqm() != nullptr || (only != nullptr && only->aqm() != nullptr))
+      only = nullptr;
+    link->set_single_feeder(only);
+  }
 }
 
 }  // namespace fastsim::net

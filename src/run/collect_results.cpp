@@ -1,6 +1,8 @@
 // Results from counters and probe samples (see collect_results.hpp).
 #include "fastsim/run/collect_results.hpp"
 
+#include "fastsim/net/aqm_queue.hpp"
+
 #include "fastsim/run/interval_results.hpp"
 
 namespace fastsim::run {
@@ -102,6 +104,16 @@ LinkResult link_result(net::Link& link, const trace::LinkProbe* probe, double ru
   lr.early_drops = c.early_drops;
   lr.random_losses = c.random_losses;
   lr.departures = c.departures;
+  if (const net::AqmQueue* q = link.aqm()) {
+    static constexpr const char* kNames[] = {"codel", "fq_codel", "pie"};
+    const auto& st = q->stats();
+    lr.aqm = LinkResult::Aqm{kNames[static_cast<size_t>(link.config().aqm->kind)],
+                             st.aqm_drops,
+                             st.overflow_drops,
+                             st.mean_sojourn_s(),
+                             st.max_sojourn.to_seconds(),
+                             st.drop_prob};
+  }
   return lr;
 }
 

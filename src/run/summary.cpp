@@ -67,6 +67,11 @@ void to_json(json& j, const LinkResult& l) {
        {"early_drops", l.early_drops},
        {"random_losses", l.random_losses},
        {"departures", l.departures}};
+  if (l.aqm) {
+    j["aqm"] = {{"discipline", l.aqm->discipline},         {"aqm_drops", l.aqm->aqm_drops},
+                {"overflow_drops", l.aqm->overflow_drops}, {"mean_sojourn_s", l.aqm->mean_sojourn_s},
+                {"max_sojourn_s", l.aqm->max_sojourn_s},   {"drop_prob", l.aqm->drop_prob}};
+  }
 }
 
 void to_json(json& j, const IntervalResult& i) {

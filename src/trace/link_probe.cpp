@@ -3,13 +3,19 @@
 
 #include <fmt/format.h>
 
+#include "fastsim/net/aqm_queue.hpp"
+
 namespace fastsim::trace {
 
 LinkProbe::LinkProbe(net::Link& link) : link_(link) {}
 
 void LinkProbe::open(const std::string& out_dir, const TraceFileOptions& options) {
   file_ = &create_file(fmt::format("{}/links/{}.csv", out_dir, link_.config().id), options);
-  file_->print("time_s,queue_pkts,queue_bytes,drops,utilization\n");
+  // An AQM link adds its discipline's drops, mean sojourn of the period and PIE's probability.
+  file_->print("time_s,queue_pkts,queue_bytes,drops,utilization");
+  if (link_.aqm() != nullptr)
+    file_->print(",aqm_drops,sojourn_s,drop_prob");
+  file_->print("\n");
 }
 
 void LinkProbe::sample(Time now, Duration tau) {
@@ -22,8 +28,17 @@ void LinkProbe::sample(Time now, Duration tau) {
   samples_.mean_queue_pkts.push_back(queue);
   samples_.max_queue_pkts.push_back(static_cast<double>(link_.take_period_max_queue()));
   if (file_) {
-    file_->print("{:.6f},{},{},{},{:.6g}\n", now.to_seconds(), link_.queue_packets(), link_.queue_bytes(),
+    file_->print("{:.6f},{},{},{},{:.6g}", now.to_seconds(), link_.queue_packets(), link_.queue_bytes(),
                  c.drops + c.random_losses, util);
+    if (const net::AqmQueue* q = link_.aqm()) {
+      const auto& st = q->stats();
+      const uint64_t n = st.dequeued - last_dequeued_;
+      const double sojourn = n == 0 ? 0.0 : (st.sojourn_sum_s - last_sojourn_s_) / static_cast<double>(n);
+      last_dequeued_ = st.dequeued;
+      last_sojourn_s_ = st.sojourn_sum_s;
+      file_->print(",{},{:.6g},{:.6g}", st.aqm_drops, sojourn, st.drop_prob);
+    }
+    file_->print("\n");
   }
 }
 

@@ -34,6 +34,11 @@
 //   the packets it concerns enter the feeder; a change that comes later than that
 //   (the link already took a packet arriving after the change's time) is a logic error
 //   and throws, never a silently different run.
+// - A link whose queue is an AQM discipline (CoDel, FQ-CoDel, PIE: cfg.aqm) is served by
+//   events instead (aqm_link.hpp): a packet entering it (enqueue, or the hand-over from
+//   the previous link) goes to that path, which keeps the same counters; such a link is
+//   never chained (neither feeder nor fed). The entry tests the one flag that already
+//   caught packets reaching a chained link from elsewhere, so drop-tail links pay nothing.
 // - The queue length is integrated exactly over time (mean queue); a packet's
 //   serialization counts towards utilization pro rata over the time it takes (busy_until()),
 //   so the busy time of any period is at most the period.
@@ -41,6 +46,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -61,11 +67,14 @@
 
 namespace fastsim::net {
 
+class AqmPath;
+class AqmQueue;
+
 /// Cumulative counters of a link since the start of the run.
 struct LinkCounters {
   uint64_t arrivals = 0;       ///< packets offered to the queue
-  uint64_t drops = 0;          ///< dropped at the queue (buffer full, or RED)
-  uint64_t early_drops = 0;    ///< of which RED dropped early
+  uint64_t drops = 0;          ///< dropped at the queue (buffer full, RED or an AQM)
+  uint64_t early_drops = 0;    ///< of which RED or the AQM discipline dropped early
   uint64_t random_losses = 0;  ///< lost on the wire (Bernoulli)
   uint64_t departures = 0;     ///< handed to the next hop
   uint64_t bytes_sent = 0;     ///< bytes whose serialization has started
@@ -77,6 +86,7 @@ struct LinkCounters {
 class Link final : public PacketSink {
  public:
   Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed);
+  ~Link() override;
   Link(const Link&) = delete;
   Link& operator=(const Link&) = delete;
 
@@ -105,7 +115,10 @@ class Link final : public PacketSink {
   void inject_losses(uint32_t n) { inject_losses_at(sim_.now(), n); }
   /// Declares that every packet entering this link comes out of `feeder` (see the file
   /// comment). Set before the run, from all routes.
-  void set_single_feeder(const Link* feeder) { feeder_ = feeder; }
+  void set_single_feeder(const Link* feeder) {
+    feeder_ = feeder;
+    enters_elsewhere_ = feeder_ != nullptr || aqm_ != nullptr;
+  }
   [[nodiscard]] const Link* single_feeder() const { return feeder_; }
   /// Per-packet event traces (packet_observer.hpp): every packet offered to the link is
   /// reported as `object` when it enters; null (the default) is off.
@@ -127,9 +140,16 @@ class Link final : public PacketSink {
   /// Packet slots the link holds memory for (its ring's capacity) and chained drops it
   /// holds until they reach it: bounded by the buffer plus the packets on the wires.
   [[nodiscard]] size_t slot_capacity() const { return ring_.size() + drops_ahead_.capacity(); }
-  /// Visits every packet waiting in the buffer now (not yet serializing), oldest first.
+  /// The AQM discipline serving the link (its counters), or nullptr for drop-tail/RED/dummynet.
+  [[nodiscard]] const AqmQueue* aqm() const;
+  /// Visits every packet waiting in the buffer now (not yet serializing), oldest first
+  /// (an AQM link: in the discipline's order of its queues).
   template <class Fn>
   void for_each_queued(Fn&& fn) {
+    if (aqm_) [[unlikely]] {
+      aqm_visit(true, [&](const Packet& p) { fn(p); });
+      return;
+    }
     sync();
     for (uint64_t i = started_; i < arrived_; ++i) {
       const Slot& s = slot(i);
@@ -140,6 +160,10 @@ class Link final : public PacketSink {
   /// Visits every packet on the link now (for conservation checks).
   template <class Fn>
   void for_each_packet(Fn&& fn) const {
+    if (aqm_) [[unlikely]] {
+      aqm_visit(false, [&](const Packet& p) { fn(p); });
+      return;
+    }
     const Time now = sim_.now();
     for (uint64_t i = head_; i < tail_; ++i) {
       const Slot& s = slot(i);
@@ -149,6 +173,23 @@ class Link final : public PacketSink {
   }
 
  private:
+  friend class AqmPath;
+  void aqm_visit(bool queued_only, const std::function<void(const Packet&)>& fn) const;
+  /// A packet entering now when enters_elsewhere_: to the AQM path, or unexpected_feeder().
+  void enter_elsewhere(Packet* p);
+  /// `p` leaves the far end now: to the next link of its route, or its sink.
+  [[gnu::always_inline]] void hand_on(Packet* p) {
+    ++p->hop;
+    if (p->hop < p->route->links.size()) {
+      Link* next = p->route->links[p->hop];
+      if (next->enters_elsewhere_) [[unlikely]]
+        next->enter_elsewhere(p);
+      else
+        next->accept(p, sim_.now());
+    } else {
+      p->route->sink->receive(p);
+    }
+  }
   enum class SlotState : uint8_t {
     kPending,    // waits for its delivery event at `out`
     kDelivered,  // delivery event done
@@ -195,7 +236,10 @@ class Link final : public PacketSink {
   void start(const Slot& s);
   /// The slot's packet starts serialization (its busy time runs from then).
   void serve(const Slot& s);
-  void integrate_queue(Time t);
+  [[gnu::always_inline]] void integrate_queue(Time t) {
+    counters_.queue_area += static_cast<double>(queued_pkts_) * (t - area_since_).to_seconds();
+    area_since_ = t;
+  }
   /// Serialization time of `bytes` at the link's rate, memoized for the last two sizes
   /// (a link carries mostly data packets, ACKs, or both).
   [[nodiscard]] Duration tx_time(uint32_t bytes) const {
@@ -237,6 +281,9 @@ class Link final : public PacketSink {
   const Link* feeder_ = nullptr;
   PacketObserver* observer_ = nullptr;  // per-packet traces: null is off
   uint32_t observer_object_ = 0;
+  // A packet put on the link now does not go to accept(): an AQM link's (aqm_link.hpp), or a
+  // logic error on a chained one (feeder_ set). One flag, so the usual entry tests one byte.
+  bool enters_elsewhere_ = false;
   uint32_t injected_losses_ = 0;
   bool pipe_mode_ = false;  // served at ticks (pipe_ set); kept next to the hot fields
   bool modelled_ = false;   // a pipe or RED: admission through admit_modelled()
@@ -244,6 +291,7 @@ class Link final : public PacketSink {
   double pipe_ps_per_byte_ = 0;  // a pipe's transmission time per byte (utilization)
   std::optional<DummynetPipe> pipe_;
   std::unique_ptr<RedGate> red_;
+  std::unique_ptr<AqmPath> aqm_;  // cfg.aqm: packets take the event-driven path (aqm_link.hpp)
   bool last_early_drop_ = false;  // admit()'s reason for its last refusal
   MemberEvent<Link, &Link::on_delivery> delivery_event_{this};
   // Loss changes not yet due, by time (ties in call order), and the latest arrival taken.

@@ -1,5 +1,6 @@
 // How a unidirectional link is configured: rate, propagation delay, buffer limit,
-// random loss, and the optional queue models (a dummynet tick, RED parameters). Apart
+// random loss, and the optional queue models (a dummynet tick, RED parameters, an AQM
+// discipline). Apart
 // from link.hpp so that the scenario description need not see the Link class.
 #pragma once
 
@@ -28,14 +29,45 @@ struct RedParams {
   uint32_t mean_packet_size = 1500;  ///< bytes; sets the idle decay
 };
 
+/// An active queue management discipline that decides at dequeue (aqm_link.hpp): the
+/// link serves it with one event per transmission instead of precomputing departures.
+enum class AqmKind : uint8_t { kCodel, kFqCodel, kPie };
+
+/// Parameters of CoDel (RFC 8289), FQ-CoDel (RFC 8290) and PIE (RFC 8033); the link's
+/// buffer is the discipline's limit. Defaults are the published ones (aqm_defaults()).
+struct AqmParams {
+  AqmKind kind = AqmKind::kCodel;
+  Duration target;          ///< CoDel/FQ-CoDel: 5 ms; PIE: QDELAY_REF 15 ms
+  Duration interval;        ///< CoDel/FQ-CoDel: 100 ms
+  uint32_t mtu = 1514;      ///< CoDel's maxpacket; PIE's "fewer than 2 MTU queued" safeguard
+  uint32_t flows = 1024;    ///< FQ-CoDel flow queues
+  uint32_t quantum = 1514;  ///< FQ-CoDel DRR quantum, bytes
+  Duration tupdate;         ///< PIE: 15 ms
+  double alpha = 0.125;     ///< PIE, 1/s
+  double beta = 1.25;       ///< PIE, 1/s
+  Duration max_burst;       ///< PIE: 150 ms
+};
+
+/// The published defaults of a discipline.
+inline AqmParams aqm_defaults(AqmKind kind) {
+  AqmParams p;
+  p.kind = kind;
+  p.target = kind == AqmKind::kPie ? Duration::milliseconds(15) : Duration::milliseconds(5);
+  p.interval = Duration::milliseconds(100);
+  p.tupdate = Duration::milliseconds(15);
+  p.max_burst = Duration::milliseconds(150);
+  return p;
+}
+
 struct LinkConfig {
   std::string id;
   Rate rate;
   Duration delay;
   BufferLimit buffer;
   double loss_rate = 0.0;
-  Duration tick;                 ///< > 0: a dummynet pipe served at this scheduler tick
-  std::optional<RedParams> red;  ///< RED in front of the queue (the buffer limit still applies)
+  Duration tick;                                ///< > 0: a dummynet pipe served at this scheduler tick
+  std::optional<RedParams> red;                 ///< RED in front of the queue (the buffer limit still applies)
+  std::optional<AqmParams> aqm = std::nullopt;  ///< "queue": CoDel, FQ-CoDel or PIE (event-served, aqm_link.hpp)
 };
 
 }  // namespace fastsim::net

@@ -64,9 +64,19 @@ struct LinkResult {
   uint64_t max_queue_pkts = 0;
   uint64_t arrivals = 0;
   uint64_t drops = 0;
-  uint64_t early_drops = 0;  ///< of the drops, RED's early ones
+  uint64_t early_drops = 0;  ///< of the drops, RED's or the AQM's early ones
   uint64_t random_losses = 0;
   uint64_t departures = 0;
+  /// An AQM link's discipline counters (net/aqm_queue.hpp), summary.json's "aqm".
+  struct Aqm {
+    std::string discipline;
+    uint64_t aqm_drops = 0;
+    uint64_t overflow_drops = 0;
+    double mean_sojourn_s = 0;
+    double max_sojourn_s = 0;
+    double drop_prob = 0;  ///< pie: at the end of the run
+  };
+  std::optional<Aqm> aqm;
   std::vector<double> utilization_samples;  ///< monitored links: one per period
   std::vector<double> queue_samples;        ///< monitored links: mean queue per period
   std::vector<double> max_queue_samples;    ///< monitored links: max queue per period

@@ -37,6 +37,8 @@ class LinkProbe final : public Probe {
   net::Link& link_;
   Duration last_busy_;
   double last_area_ = 0;
+  uint64_t last_dequeued_ = 0;  // an AQM link: the discipline's counters at the last sample
+  double last_sojourn_s_ = 0;
   LinkSamples samples_;
   AtomicFile* file_ = nullptr;  // null unless outputs are written
 };
