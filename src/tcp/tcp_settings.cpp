@@ -49,6 +49,9 @@ std::span<const TcpSetting> tcp_settings() {
        "Proportional Rate Reduction (RFC 6937, RFC 9937 reduction bound) paces the sends of fast recovery"},
       {"slow_start_after_idle", &TcpConfig::slow_start_after_idle, "", 0, 0, 0,
        "after an idle period longer than the RTO the window restarts (RFC 2861 as Linux's tcp_cwnd_restart)"},
+      {"ecn", &TcpConfig::ecn, "", 0, 0, 0,
+       "ECN (RFC 3168): data leave ECN-capable, the receiver echoes CE marks, the sender reduces its window once "
+       "per window of ECE (dctcp turns it on for its flows)"},
   };
   return kSettings;
 }

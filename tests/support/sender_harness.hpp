@@ -34,6 +34,7 @@ class CallCounter final : public cc::CongestionControl {
     uint32_t recovery_exit = 0;
     uint32_t timeout = 0;
     uint32_t acks = 0;
+    uint32_t ecn = 0;
   };
   CallCounter(std::unique_ptr<cc::CongestionControl> inner, Counts* counts)
       : inner_(std::move(inner)), counts_(counts) {}
@@ -56,6 +57,11 @@ class CallCounter final : public cc::CongestionControl {
     return inner_->on_timeout(f, w);
   }
   void on_send(const cc::FlowView& f, uint64_t seq, bool retx) override { inner_->on_send(f, seq, retx); }
+  cc::LossResponse on_ecn(const cc::FlowView& f, const cc::Window& w) override {
+    ++counts_->ecn;
+    return inner_->on_ecn(f, w);
+  }
+  [[nodiscard]] bool needs_ecn() const override { return inner_->needs_ecn(); }
 
  private:
   std::unique_ptr<cc::CongestionControl> inner_;
@@ -68,6 +74,7 @@ class SenderHarness {
     uint64_t seq;
     bool retransmission;
     Time at;
+    uint8_t ecn;  ///< the packet's ECN byte (codepoint and CWR)
   };
 
   /// A sender with `algorithm` (default parameters) and `cfg`; `total_segments` = 0 for
@@ -98,6 +105,7 @@ class SenderHarness {
     p->is_ack = true;
     p->seq = cum;
     p->retransmission = echo_retx;
+    p->ecn = ack_ecn_;
     p->echo = echo ? *echo : last_send_time(cum == 0 ? 0 : cum - 1);
     p->set_ack_options(net::Packet::kNoTrigger, std::span(sacks.begin(), sacks.size()));
     sender_->receive(p);
@@ -108,6 +116,8 @@ class SenderHarness {
     for (uint32_t i = 0; i < n; ++i)
       ack(una);
   }
+  /// The ECN byte of the ACKs injected from now on (net::ecn::kEce: ECN-Echo).
+  void set_ack_ecn(uint8_t ecn) { ack_ecn_ = ecn; }
   /// Runs the clock forward by `d`, firing the timers that fall due.
   void advance(Duration d) { sim_.run_until(sim_.now() + d); }
   void run_until(Time t) { sim_.run_until(t); }
@@ -148,7 +158,7 @@ class SenderHarness {
     SenderHarness* owner = nullptr;
     std::vector<Sent> sent;
     void receive(net::Packet* p) override {
-      sent.push_back({p->seq, p->retransmission, owner->sim_.now()});
+      sent.push_back({p->seq, p->retransmission, owner->sim_.now(), p->ecn});
       owner->pool_.release(p);
     }
   };
@@ -167,6 +177,7 @@ class SenderHarness {
   net::Route ack_route_{{}, nullptr, &counters_};
   Recorder out_;
   CallCounter::Counts calls_;
+  uint8_t ack_ecn_ = 0;
   std::unique_ptr<tcp::TcpSender> sender_;
 };
 

@@ -81,6 +81,7 @@ struct AckEvent {
   std::optional<Duration> rtt_sample;  ///< Karn-filtered sample (absent for retransmitted segments)
   bool in_recovery = false;
   bool round_start = false;  ///< this ACK ended a round (once per RTT); RttView::last_round is that round
+  bool ece = false;          ///< the ACK carried ECN-Echo (flows with ECN only; see tcp/ecn.hpp)
 };
 
 struct LossResponse {
@@ -128,6 +129,13 @@ class CongestionControl {
   /// The retransmission timer fired: default ssthresh = max(cwnd/2, 2), cwnd = 1
   /// (RFC 5681 section 3.1, with cwnd for FlightSize).
   [[nodiscard]] virtual LossResponse on_timeout(const FlowView& flow, const Window& w);
+  /// ECN: an ACK with ECE asks for a window reduction (at most once per window, only while
+  /// Open); the sender sets ssthresh and cwnd = min(cwnd, the returned cwnd) and sends CWR.
+  /// Default: the loss response (RFC 3168 section 6.1.2, Linux's ssthresh hook).
+  [[nodiscard]] virtual LossResponse on_ecn(const FlowView& flow, const Window& w) { return on_loss(flow, w); }
+  /// The algorithm works only with ECN (DCTCP; Linux TCP_CONG_NEEDS_ECN): its flows send
+  /// ECN-capable data whatever the `ecn` setting and their receivers echo CE exactly.
+  [[nodiscard]] virtual bool needs_ecn() const { return false; }
   /// A data packet leaves the sender.
   virtual void on_send(const FlowView& /*flow*/, uint64_t /*seq*/, bool /*retransmission*/) {}
   /// The algorithm's extra trace columns (a static table; fixed for the run).
