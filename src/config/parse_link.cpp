@@ -1,6 +1,6 @@
 // The queue and service model of a link, shared by every place a link is described
 // (explicit links, the dumbbell's bottleneck and access links, parking-lot hops):
-// rate, delay, buffer, random loss, and the optional "dummynet" and "red" blocks.
+// rate, delay, buffer, random loss, and the optional "dummynet", "red" and "marking" blocks.
 #include <fmt/format.h>
 
 #include "parse_parts.hpp"
@@ -33,6 +33,8 @@ std::optional<net::RedParams> read_red(Reader& link) {
     p.gentle = *v;
   if (auto v = r.integer("mean_packet_size"))
     p.mean_packet_size = static_cast<uint32_t>(*v);
+  if (auto v = r.boolean("ecn"))
+    p.ecn = *v;
   r.finish();
   if (min_th && max_th && *max_th <= *min_th) {
     r.error("max_th", fmt::format("max_th ({}) must be above min_th ({})", *max_th, *min_th));
@@ -41,6 +43,17 @@ std::optional<net::RedParams> read_red(Reader& link) {
   if (!r.is_object() || !min_th || !max_th)
     return std::nullopt;
   return p;
+}
+
+std::optional<net::MarkingParams> read_marking(Reader& link) {
+  Reader r(*link.get("marking"), link.path_of("marking"), link.issues(), "marking");
+  const auto k = r.integer("threshold_pkts");
+  if (!k && r.is_object() && r.get("threshold_pkts") == nullptr)
+    r.error("threshold_pkts", "missing required key (mark CE at this many waiting packets)");
+  r.finish();
+  if (!k)
+    return std::nullopt;
+  return net::MarkingParams{static_cast<uint64_t>(*k)};
 }
 
 }  // namespace
@@ -78,6 +91,10 @@ std::optional<net::LinkConfig> read_link_model(Reader& r, const std::string& id,
   if (r.get("red") != nullptr) {
     c.red = read_red(r);
     ok = ok && c.red.has_value();
+  }
+  if (r.get("marking") != nullptr) {
+    c.marking = read_marking(r);
+    ok = ok && c.marking.has_value();
   }
   if (!ok)
     return std::nullopt;

@@ -94,7 +94,8 @@ std::vector<ObjectSpec> make_objects() {
                 required(key("buffer", K::kBuffer, "queue size: packets or bytes")),
                 ranged("loss_rate", K::kNumber, 0, 1, "random loss probability per packet"),
                 object("dummynet", K::kObject, "dummynet", "serve the queue in ticks, like dummynet"),
-                object("red", K::kObject, "red", "RED queue management")}});
+                object("red", K::kObject, "red", "RED queue management"),
+                object("marking", K::kObject, "marking", "step-threshold ECN marking (DCTCP's K)")}});
   o.push_back({.name = "access_link",
                .help = "the dumbbell's access links (their delay comes from each flow's rtt)",
                .include = {"link_model"},
@@ -111,14 +112,19 @@ std::vector<ObjectSpec> make_objects() {
   o.push_back({.name = "dummynet",
                .help = "dummynet-style service in ticks",
                .keys = {required(positive(key("tick", K::kDuration, "the tick (1/HZ), at most 1s")))}});
-  o.push_back({.name = "red",
-               .help = "RED queue management",
-               .keys = {required(ranged("min_th", K::kNumber, 0, 1e9, "lower threshold, packets")),
-                        required(ranged("max_th", K::kNumber, 0, 1e9, "upper threshold, packets")),
-                        ranged("max_p", K::kNumber, 1e-9, 1, "drop probability at max_th"),
-                        ranged("weight", K::kNumber, 1e-9, 1, "weight of the average queue"),
-                        key("gentle", K::kBoolean, "gentle RED"),
-                        ranged("mean_packet_size", K::kInteger, 28, 65535, "bytes")}});
+  o.push_back(
+      {.name = "red",
+       .help = "RED queue management",
+       .keys = {required(ranged("min_th", K::kNumber, 0, 1e9, "lower threshold, packets")),
+                required(ranged("max_th", K::kNumber, 0, 1e9, "upper threshold, packets")),
+                ranged("max_p", K::kNumber, 1e-9, 1, "drop probability at max_th"),
+                ranged("weight", K::kNumber, 1e-9, 1, "weight of the average queue"),
+                key("gentle", K::kBoolean, "gentle RED"), ranged("mean_packet_size", K::kInteger, 28, 65535, "bytes"),
+                key("ecn", K::kBoolean, "mark ECN-capable packets CE instead of dropping them early")}});
+  o.push_back({.name = "marking",
+               .help = "step-threshold ECN marking at enqueue",
+               .keys = {required(ranged("threshold_pkts", K::kInteger, 0, 1e9,
+                                        "mark an ECN-capable packet CE when it finds this many packets waiting"))}});
   o.push_back({.name = "placement",
                .help = "where traffic goes",
                .keys = {positive(key("rtt", K::kDuration, "shorthand topologies: the round-trip propagation delay")),

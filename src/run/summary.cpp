@@ -67,6 +67,8 @@ void to_json(json& j, const LinkResult& l) {
        {"early_drops", l.early_drops},
        {"random_losses", l.random_losses},
        {"departures", l.departures}};
+  if (l.ce_marks)  // only links that can mark report it (other summaries keep their keys)
+    j["ce_marks"] = *l.ce_marks;
 }
 
 void to_json(json& j, const IntervalResult& i) {

@@ -9,7 +9,8 @@ LinkProbe::LinkProbe(net::Link& link) : link_(link) {}
 
 void LinkProbe::open(const std::string& out_dir, const TraceFileOptions& options) {
   file_ = &create_file(fmt::format("{}/links/{}.csv", out_dir, link_.config().id), options);
-  file_->print("time_s,queue_pkts,queue_bytes,drops,utilization\n");
+  marks_ = link_.config().marks_ecn();
+  file_->print("time_s,queue_pkts,queue_bytes,drops,utilization{}\n", marks_ ? ",ce_marks" : "");
 }
 
 void LinkProbe::sample(Time now, Duration tau) {
@@ -22,8 +23,11 @@ void LinkProbe::sample(Time now, Duration tau) {
   samples_.mean_queue_pkts.push_back(queue);
   samples_.max_queue_pkts.push_back(static_cast<double>(link_.take_period_max_queue()));
   if (file_) {
-    file_->print("{:.6f},{},{},{},{:.6g}\n", now.to_seconds(), link_.queue_packets(), link_.queue_bytes(),
+    file_->print("{:.6f},{},{},{},{:.6g}", now.to_seconds(), link_.queue_packets(), link_.queue_bytes(),
                  c.drops + c.random_losses, util);
+    if (marks_)  // an extra column only where the link can mark, so other traces keep their format
+      file_->print(",{}", c.ce_marks);
+    file_->print("\n");
   }
 }
 
