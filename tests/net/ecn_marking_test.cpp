@@ -198,6 +198,7 @@ TEST_CASE("a chained link marks exactly as one fed by delivery events", "[ecn][m
       red.min_th = 3;
       red.max_th = 10;
       red.weight = 0.2;
+      red.max_p = 0.5;
       red.ecn = true;
       cfg.red = red;
     } else {
