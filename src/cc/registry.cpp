@@ -3,6 +3,7 @@
 
 #include "fastsim/cc/ctcp.hpp"
 #include "fastsim/cc/cubic.hpp"
+#include "fastsim/cc/dctcp.hpp"
 #include "fastsim/cc/fast.hpp"
 #include "fastsim/cc/hstcp.hpp"
 #include "fastsim/cc/illinois.hpp"
@@ -37,12 +38,19 @@ const std::vector<AlgorithmInfo>& algorithms() {
        make<Cubic>, Cubic::check},
       {"vegas", "TCP Vegas: +/-1 packet per RTT to keep alpha..beta packets queued (Brakmo & Peterson 1995)",
        Vegas::param_specs(), make<Vegas>, Vegas::check},
-      {"quick-vegas", "Quick Vegas: Vegas with history-based per-ACK increments, adjusting every other RTT (Chan et al.)",
+      {"quick-vegas",
+       "Quick Vegas: Vegas with history-based per-ACK increments, adjusting every other RTT (Chan et al.)",
        QuickVegas::param_specs(), make<QuickVegas>, Vegas::check},
       {"fast",
        "FAST TCP: w <- min(2w, (1-gamma)w + gamma(baseRTT/avgRTT w + alpha)) every other RTT (Jin, Wei, Low 2004); "
        "persistent-congestion remedies",
        Fast::param_specs(), make<Fast>, Fast::check},
+      {"dctcp",
+       "DCTCP: Reno growth, cwnd (1 - alpha/2) once per window with ECN marks, alpha the marked fraction "
+       "(RFC 8257); turns ECN on",
+       Dctcp::param_specs(),
+       make<Dctcp>,
+       {}},
   };
   return table;
 }

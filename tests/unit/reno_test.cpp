@@ -123,6 +123,7 @@ TEST_CASE("Every algorithm's trace columns have their CSV names and read the alg
       {"vegas", {"vegas_diff"}},
       {"quick-vegas", {"qv_diff", "qv_incr", "qv_succ"}},
       {"fast", {"fast_avg_rtt_s", "fast_target_pkts", "fast_phase", "fast_n_hat", "fast_c_hat_pps"}},
+      {"dctcp", {"dctcp_alpha"}},
   };
   REQUIRE(algorithms().size() == expected.size());
   for (const auto& a : algorithms()) {

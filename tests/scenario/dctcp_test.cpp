@@ -1,0 +1,74 @@
+// DCTCP in a data-center dumbbell (RFC 8257; configs/dctcp-10G.json): two flows at 10 Gb/s
+// with a 100 us base RTT through a step marker at K = 65 packets keep the bottleneck busy
+// with the queue near K and no drops; Reno with ECN on the same path halves at every mark
+// and keeps a smaller queue with lower utilization only if the path is short, so the test
+// compares DCTCP to its own target.
+#include <catch2/catch.hpp>
+
+#include <numeric>
+#include <string>
+
+#include "../support/helpers.hpp"
+
+using namespace fastsim;
+using fastsim::testing::scenario_from;
+
+namespace {
+
+std::string dctcp_10g(const std::string& algorithm, const std::string& defaults) {
+  return R"({"name": "dctcp", "seed": 1, "duration": "1s", "sample_interval": "10ms",
+    "topology": {"dumbbell": {
+      "bottleneck": {"rate": "10Gbps", "delay": "10us", "buffer": "1000pkt", "marking": {"threshold_pkts": 65}},
+      "access": {"rate": "40Gbps", "buffer": "10000pkt"}}},
+    "defaults": )" +
+         defaults + R"(,
+    "flows": [{"id": "a", "algorithm": ")" +
+         algorithm + R"(", "rtt": "100us"}, {"id": "b", "algorithm": ")" + algorithm + R"(", "rtt": "100us"}]})";
+}
+
+/// Mean of the samples from `skip` on.
+double mean_from(const std::vector<double>& v, size_t skip) {
+  REQUIRE(v.size() > skip);
+  return std::accumulate(v.begin() + static_cast<std::ptrdiff_t>(skip), v.end(), 0.0) /
+         static_cast<double>(v.size() - skip);
+}
+
+}  // namespace
+
+TEST_CASE("DCTCP keeps the 10 Gb/s queue near its marking threshold K", "[scenario][dctcp][ecn]") {
+  const auto scenario = scenario_from(dctcp_10g("dctcp", R"({"stack": "linux"})"));
+  run::Experiment exp(scenario);
+  const auto& r = exp.run();
+  const auto& bn = r.links[0];
+  REQUIRE(bn.id == "bottleneck");
+  const double k = 65;
+  const double queue = mean_from(bn.queue_samples, 10);  // after the first 100 ms
+  INFO("mean queue " << queue << " pkts, utilization " << mean_from(bn.utilization_samples, 10));
+  CHECK(queue >= 0.5 * k);
+  CHECK(queue <= 1.5 * k);
+  CHECK(mean_from(bn.utilization_samples, 10) > 0.9);
+  CHECK(bn.drops == 0);
+  REQUIRE(bn.ce_marks.has_value());
+  CHECK(*bn.ce_marks > 0);
+  for (const auto& f : r.flows) {
+    CHECK(f.retransmits == 0);
+    CHECK(f.timeouts == 0);
+  }
+  // Fair share between the two flows within 20 %.
+  CHECK(r.flows[0].goodput_bps == Approx(r.flows[1].goodput_bps).epsilon(0.2));
+}
+
+TEST_CASE("Reno with ECN on a marking link reduces without losses", "[scenario][ecn]") {
+  const auto scenario = scenario_from(dctcp_10g("reno", R"({"stack": "linux", "ecn": true})"));
+  run::Experiment exp(scenario);
+  const auto& r = exp.run();
+  const auto& bn = r.links[0];
+  CHECK(bn.drops == 0);
+  REQUIRE(bn.ce_marks.has_value());
+  CHECK(*bn.ce_marks > 0);
+  // Halving at every marked window keeps the queue mostly below K (a standing queue of
+  // K would need cuts of alpha/2 < 1/2).
+  CHECK(bn.max_queue_pkts < 400);
+  for (const auto& f : r.flows)
+    CHECK(f.retransmits == 0);
+}
