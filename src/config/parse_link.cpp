@@ -47,9 +47,7 @@ std::optional<net::RedParams> read_red(Reader& link) {
 
 std::optional<net::MarkingParams> read_marking(Reader& link) {
   Reader r(*link.get("marking"), link.path_of("marking"), link.issues(), "marking");
-  const auto k = r.integer("threshold_pkts");
-  if (!k && r.is_object() && r.get("threshold_pkts") == nullptr)
-    r.error("threshold_pkts", "missing required key (mark CE at this many waiting packets)");
+  const auto k = r.integer("threshold_pkts");  // required: the reader reports it missing
   r.finish();
   if (!k)
     return std::nullopt;

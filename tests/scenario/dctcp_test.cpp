@@ -7,8 +7,10 @@
 
 #include <numeric>
 #include <string>
+#include <vector>
 
 #include "../support/helpers.hpp"
+#include "fastsim/config/errors.hpp"
 
 using namespace fastsim;
 using fastsim::testing::scenario_from;
@@ -71,4 +73,39 @@ TEST_CASE("Reno with ECN on a marking link reduces without losses", "[scenario][
   CHECK(bn.max_queue_pkts < 400);
   for (const auto& f : r.flows)
     CHECK(f.retransmits == 0);
+}
+
+TEST_CASE("bad marking and ecn keys are reported with their JSON path", "[scenario][ecn]") {
+  auto issues_of = [](const std::string& bottleneck_extra, const std::string& defaults) {
+    std::string text = dctcp_10g("reno", defaults);
+    const std::string marking = R"("marking": {"threshold_pkts": 65})";
+    text.replace(text.find(marking), marking.size(), bottleneck_extra);
+    try {
+      (void)scenario_from(text);
+    } catch (const config::ScenarioError& e) {
+      return e.issues();
+    }
+    return config::Issues{};
+  };
+  const std::string ok_marking = R"("marking": {"threshold_pkts": 65})";
+  CHECK(issues_of(ok_marking, R"({"ecn": true})").empty());
+  struct Case {
+    std::string marking;
+    std::string defaults;
+    std::string path;
+  };
+  const std::vector<Case> cases = {
+      {R"("marking": {"threshold_pkts": -1})", "{}", "/topology/dumbbell/bottleneck/marking/threshold_pkts"},
+      {R"("marking": {})", "{}", "/topology/dumbbell/bottleneck/marking/threshold_pkts"},
+      {R"("marking": 65)", "{}", "/topology/dumbbell/bottleneck/marking"},
+      {R"("marking": {"threshold_pkts": 65, "k": 1})", "{}", "/topology/dumbbell/bottleneck/marking/k"},
+      {R"("red": {"min_th": 5, "max_th": 15, "ecn": 1})", "{}", "/topology/dumbbell/bottleneck/red/ecn"},
+      {ok_marking, R"({"ecn": "on"})", "/defaults/ecn"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.marking << " " << c.defaults);
+    const config::Issues issues = issues_of(c.marking, c.defaults);
+    REQUIRE(issues.size() == 1);
+    CHECK(issues[0].path == c.path);
+  }
 }
