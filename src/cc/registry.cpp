@@ -4,6 +4,7 @@
 #include "fastsim/cc/bbr.hpp"
 #include "fastsim/cc/ctcp.hpp"
 #include "fastsim/cc/cubic.hpp"
+#include "fastsim/cc/dctcp.hpp"
 #include "fastsim/cc/fast.hpp"
 #include "fastsim/cc/hstcp.hpp"
 #include "fastsim/cc/illinois.hpp"
@@ -38,7 +39,8 @@ const std::vector<AlgorithmInfo>& algorithms() {
        make<Cubic>, Cubic::check},
       {"vegas", "TCP Vegas: +/-1 packet per RTT to keep alpha..beta packets queued (Brakmo & Peterson 1995)",
        Vegas::param_specs(), make<Vegas>, Vegas::check},
-      {"quick-vegas", "Quick Vegas: Vegas with history-based per-ACK increments, adjusting every other RTT (Chan et al.)",
+      {"quick-vegas",
+       "Quick Vegas: Vegas with history-based per-ACK increments, adjusting every other RTT (Chan et al.)",
        QuickVegas::param_specs(), make<QuickVegas>, Vegas::check},
       {"fast",
        "FAST TCP: w <- min(2w, (1-gamma)w + gamma(baseRTT/avgRTT w + alpha)) every other RTT (Jin, Wei, Low 2004); "
@@ -48,6 +50,12 @@ const std::vector<AlgorithmInfo>& algorithms() {
        "BBR v1: paces at the estimated bottleneck bandwidth, cwnd 2 BDP; Startup, Drain, ProbeBW, ProbeRTT "
        "(Cardwell et al. 2016; Linux tcp_bbr.c)",
        Bbr::param_specs(), make<Bbr>, Bbr::check},
+      {"dctcp",
+       "DCTCP: Reno growth, cwnd (1 - alpha/2) once per window with ECN marks, alpha the marked fraction "
+       "(RFC 8257); turns ECN on",
+       Dctcp::param_specs(),
+       make<Dctcp>,
+       {}},
   };
   return table;
 }

@@ -1,7 +1,7 @@
 // The queue and service model of a link, shared by every place a link is described
 // (explicit links, the dumbbell's bottleneck and access links, parking-lot hops):
-// rate, delay, buffer, random loss, and the optional "dummynet", "red" and "queue" (AQM)
-// blocks.
+// rate, delay, buffer, random loss, and the optional "dummynet", "red", "marking" and
+// "queue" (AQM) blocks.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -39,6 +39,8 @@ std::optional<net::RedParams> read_red(Reader& link) {
     p.gentle = *v;
   if (auto v = r.integer("mean_packet_size"))
     p.mean_packet_size = static_cast<uint32_t>(*v);
+  if (auto v = r.boolean("ecn"))
+    p.ecn = *v;
   r.finish();
   if (min_th && max_th && *max_th <= *min_th) {
     r.error("max_th", fmt::format("max_th ({}) must be above min_th ({})", *max_th, *min_th));
@@ -128,6 +130,15 @@ std::optional<net::AqmParams> read_queue(Reader& link) {
   return p;
 }
 
+std::optional<net::MarkingParams> read_marking(Reader& link) {
+  Reader r(*link.get("marking"), link.path_of("marking"), link.issues(), "marking");
+  const auto k = r.integer("threshold_pkts");  // required: the reader reports it missing
+  r.finish();
+  if (!k)
+    return std::nullopt;
+  return net::MarkingParams{static_cast<uint64_t>(*k)};
+}
+
 }  // namespace
 
 std::optional<net::LinkConfig> read_link_model(Reader& r, const std::string& id, DelayKey delay_key,
@@ -179,6 +190,16 @@ std::optional<net::LinkConfig> read_link_model(Reader& r, const std::string& id,
         ok = false;
       }
     }
+  }
+  if (r.get("marking") != nullptr) {
+    c.marking = read_marking(r);
+    ok = ok && c.marking.has_value();
+  }
+  if (c.aqm && c.marking) {
+    r.error("marking",
+            "step-threshold marking applies to drop-tail queues; an AQM queue discipline (\"queue\") drops and does "
+            "not mark ECN: give only one of queue, marking");
+    ok = false;
   }
   if (!ok)
     return std::nullopt;

@@ -96,7 +96,8 @@ std::vector<ObjectSpec> make_objects() {
                 ranged("loss_rate", K::kNumber, 0, 1, "random loss probability per packet"),
                 object("dummynet", K::kObject, "dummynet", "serve the queue in ticks, like dummynet"),
                 object("red", K::kObject, "red", "RED queue management"),
-                object("queue", K::kObject, "queue", "an AQM queue discipline: codel, fq_codel or pie")}});
+                object("queue", K::kObject, "queue", "an AQM queue discipline: codel, fq_codel or pie"),
+                object("marking", K::kObject, "marking", "step-threshold ECN marking (DCTCP's K)")}});
   o.push_back({.name = "access_link",
                .help = "the dumbbell's access links (their delay comes from each flow's rtt)",
                .include = {"link_model"},
@@ -114,14 +115,15 @@ std::vector<ObjectSpec> make_objects() {
   o.push_back({.name = "dummynet",
                .help = "dummynet-style service in ticks",
                .keys = {required(positive(key("tick", K::kDuration, "the tick (1/HZ), at most 1s")))}});
-  o.push_back({.name = "red",
-               .help = "RED queue management",
-               .keys = {required(ranged("min_th", K::kNumber, 0, 1e9, "lower threshold, packets")),
-                        required(ranged("max_th", K::kNumber, 0, 1e9, "upper threshold, packets")),
-                        ranged("max_p", K::kNumber, 1e-9, 1, "drop probability at max_th"),
-                        ranged("weight", K::kNumber, 1e-9, 1, "weight of the average queue"),
-                        key("gentle", K::kBoolean, "gentle RED"),
-                        ranged("mean_packet_size", K::kInteger, 28, 65535, "bytes")}});
+  o.push_back(
+      {.name = "red",
+       .help = "RED queue management",
+       .keys = {required(ranged("min_th", K::kNumber, 0, 1e9, "lower threshold, packets")),
+                required(ranged("max_th", K::kNumber, 0, 1e9, "upper threshold, packets")),
+                ranged("max_p", K::kNumber, 1e-9, 1, "drop probability at max_th"),
+                ranged("weight", K::kNumber, 1e-9, 1, "weight of the average queue"),
+                key("gentle", K::kBoolean, "gentle RED"), ranged("mean_packet_size", K::kInteger, 28, 65535, "bytes"),
+                key("ecn", K::kBoolean, "mark ECN-capable packets CE instead of dropping them early")}});
   o.push_back({.name = "queue",
                .help = "an AQM queue discipline (the link's buffer is its limit)",
                .keys = {required(choice("discipline", {"codel", "fq_codel", "pie"}, "the discipline")),
@@ -134,6 +136,10 @@ std::vector<ObjectSpec> make_objects() {
                         ranged("alpha", K::kNumber, 0, 100, "pie: alpha, 1/s (0.125)"),
                         ranged("beta", K::kNumber, 0, 100, "pie: beta, 1/s (1.25)"),
                         key("max_burst", K::kDuration, "pie: burst allowance (150ms)")}});
+  o.push_back({.name = "marking",
+               .help = "step-threshold ECN marking at enqueue",
+               .keys = {required(ranged("threshold_pkts", K::kInteger, 0, 1e9,
+                                        "mark an ECN-capable packet CE when it finds this many packets waiting"))}});
   o.push_back({.name = "placement",
                .help = "where traffic goes",
                .keys = {positive(key("rtt", K::kDuration, "shorthand topologies: the round-trip propagation delay")),

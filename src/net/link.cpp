@@ -45,6 +45,8 @@ Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
     enters_elsewhere_ = true;
   }
   modelled_ = pipe_mode_ || red_ != nullptr || aqm_ != nullptr;
+  if (cfg_.marking)
+    mark_threshold_ = cfg_.marking->threshold_pkts;
 }
 
 Link::~Link() = default;
@@ -111,6 +113,7 @@ void Link::drop(Packet* p, Time in, bool early) {
 
 [[gnu::always_inline]] inline void Link::arrive(Slot& s) {
   ++counters_.arrivals;
+  counters_.ce_marks += s.marked ? 1 : 0;
   if (s.tx_start > s.in) {
     integrate_queue(s.in);
     ++queued_pkts_;
@@ -281,7 +284,7 @@ void Link::accept(Packet* p, Time in) {
   const uint32_t size = p->size_bytes;
   std::optional<Time> start;
   if (modelled_) [[unlikely]] {
-    start = admit_modelled(in, size);
+    start = admit_modelled(in, size, p->ecn_capable());
   } else {  // the plain drop-tail FIFO (the hot path)
     start = std::max(in, busy_until_);
     if (*start > in && full(size)) {
@@ -304,6 +307,10 @@ void Link::accept(Packet* p, Time in) {
   s.pkt = p;
   s.in = in;
   s.size = size;
+  // ECN: the step marker sees the packets waiting at `in` (this one not yet counted).
+  s.marked = (admit_queue_pkts_ >= mark_threshold_ && p->ecn_capable()) || (modelled_ && red_marked_);
+  if (s.marked)
+    p->mark_ce();
   if (*start > in) {
     ++admit_queue_pkts_;
     admit_queue_bytes_ += s.size;
@@ -340,13 +347,16 @@ void Link::accept(Packet* p, Time in) {
     sim_.schedule_at(delivery_event_, out(s));
 }
 
-std::optional<Time> Link::admit_modelled(Time in, uint32_t bytes) {
+std::optional<Time> Link::admit_modelled(Time in, uint32_t bytes, bool ecn_capable) {
   // The queue seen at `in`: admit_queue_* (packets waiting, not the one in service).
   const bool idle = admit_queue_pkts_ == 0 && in >= busy_until_;
-  if (red_ && red_->drop(admit_queue_pkts_, idle, busy_until_, in)) {
+  const RedVerdict red =
+      red_ ? red_->decide(admit_queue_pkts_, idle, busy_until_, in, ecn_capable) : RedVerdict::kAdmit;
+  if (red == RedVerdict::kDrop) {
     last_early_drop_ = true;
     return std::nullopt;
   }
+  red_marked_ = red == RedVerdict::kMark;
   last_early_drop_ = false;
   std::optional<DummynetPipe> trial;  // a pipe commits its credit only for admitted packets
   Time start = std::max(in, busy_until_);

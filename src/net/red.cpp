@@ -15,7 +15,7 @@ double RedGate::base_probability(double avg) const {
   return 1.0;
 }
 
-bool RedGate::drop(uint64_t queue, bool idle, Time idle_since, Time now) {
+RedVerdict RedGate::decide(uint64_t queue, bool idle, Time idle_since, Time now, bool ecn_capable) {
   if (idle) {
     const double m = static_cast<double>((now - idle_since).ps()) / small_packet_ps_;
     avg_ *= std::pow(1 - p_.weight, m);
@@ -25,20 +25,20 @@ bool RedGate::drop(uint64_t queue, bool idle, Time idle_since, Time now) {
   const double pb = base_probability(avg_);
   if (pb <= 0) {
     count_ = -1;
-    return false;
+    return RedVerdict::kAdmit;
   }
-  if (pb >= 1) {
+  if (pb >= 1) {  // forced drop, ECN-capable or not
     count_ = 0;
-    return true;
+    return RedVerdict::kDrop;
   }
   ++count_;
   const double denom = 1 - static_cast<double>(count_) * pb;
   const double pa = denom <= 0 ? 1.0 : pb / denom;
   if (rng_.uniform() < pa) {
     count_ = 0;
-    return true;
+    return p_.ecn && ecn_capable ? RedVerdict::kMark : RedVerdict::kDrop;
   }
-  return false;
+  return RedVerdict::kAdmit;
 }
 
 }  // namespace fastsim::net

@@ -102,6 +102,8 @@ LinkResult link_result(net::Link& link, const trace::LinkProbe* probe, double ru
   lr.arrivals = c.arrivals;
   lr.drops = c.drops;
   lr.early_drops = c.early_drops;
+  if (link.config().marks_ecn())
+    lr.ce_marks = c.ce_marks;
   lr.random_losses = c.random_losses;
   lr.departures = c.departures;
   if (const net::AqmQueue* q = link.aqm()) {

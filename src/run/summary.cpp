@@ -72,6 +72,8 @@ void to_json(json& j, const LinkResult& l) {
                 {"overflow_drops", l.aqm->overflow_drops}, {"mean_sojourn_s", l.aqm->mean_sojourn_s},
                 {"max_sojourn_s", l.aqm->max_sojourn_s},   {"drop_prob", l.aqm->drop_prob}};
   }
+  if (l.ce_marks)  // only links that can mark report it (other summaries keep their keys)
+    j["ce_marks"] = *l.ce_marks;
 }
 
 void to_json(json& j, const IntervalResult& i) {

@@ -39,6 +39,7 @@ const SettingRow kSettingRows[] = {
     {"prr",                 false,  true,    false,   "Linux PRR in tcp_input.c (since 3.2, RFC 6937; conservative bound unless safe since 4.2, RFC 9937); ns-2's agents set the window at the start of recovery"},
     {"slow_start_after_idle", false, true,   true,    "Linux net.ipv4.tcp_slow_start_after_idle = 1 (tcp_cwnd_restart: halve per idle RTO, down to IW); ns-2 Agent/TCP slow_start_restart_ true closes cwnd to windowInit_ when the timer fires with nothing outstanding (fastsim applies Linux's rule for both)"},
     {"pacing",              false,  false,   false,   "off under every stack: Linux paces only with the fq qdisc (or when the algorithm asks, as BBR does: the algorithm's own rate is used whatever this switch says); the default qdisc pfifo_fast/fq_codel does not pace; ns-2's agents do not pace"},
+    {"ecn",                 false,  false,   false,   "Linux net.ipv4.tcp_ecn = 2 (ECN only when the peer asks: off for the connections a host opens; DCTCP turns it on, TCP_CONG_NEEDS_ECN); ns-2 Agent/TCP ecn_ 0"},
 };
 
 const ParamRow kParamRows[] = {

@@ -12,10 +12,22 @@ constexpr uint64_t kNone = net::Packet::kNoTrigger;
 
 TcpReceiver::TcpReceiver(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg, const net::Route* ack_route,
                          net::PacketSink& out)
-    : sim_(sim), pool_(pool), cfg_(cfg), ack_route_(ack_route), out_(out) {}
+    : sim_(sim),
+      pool_(pool),
+      cfg_(cfg),
+      ack_route_(ack_route),
+      out_(out),
+      ecn_(!cfg.ecn             ? EcnEcho::Mode::kOff
+           : cfg.ecn_exact_echo ? EcnEcho::Mode::kExact
+                                : EcnEcho::Mode::kRfc3168) {}
 
 void TcpReceiver::receive(net::Packet* p) {
   ++counters_.data_arrivals;
+  if (ecn_.mode() != EcnEcho::Mode::kOff) {
+    if (ecn_.changes_state(p->ecn) && unacked_segments_ > 0)
+      send_ack();  // RFC 8257 3.2: the held-back ACK leaves with the old CE state
+    ecn_.on_data(p->ecn);
+  }
   echo_ = p->echo;
   echo_retransmission_ = p->retransmission;
   const uint64_t seq = p->seq;
@@ -64,6 +76,7 @@ void TcpReceiver::send_ack() {
   a->seq = rcv_nxt_;
   a->echo = echo_;
   a->retransmission = echo_retransmission_;
+  a->ecn = ecn_.ack_ecn();
   std::array<net::SackBlock, net::Packet::kMaxSacks> blocks;
   const size_t n = cfg_.sack ? ranges_.sack_blocks(last_ooo_seq_, blocks) : 0;
   a->set_ack_options(last_ooo_seq_, std::span(blocks).first(n));

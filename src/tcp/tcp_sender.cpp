@@ -24,7 +24,8 @@ TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg
       out_(out),
       total_(total_segments),
       rtt_(cfg),
-      extras_((cfg.rack && cfg.sack) || cfg.prr || cfg.slow_start_after_idle) {
+      extras_((cfg.rack && cfg.sack) || cfg.prr || cfg.slow_start_after_idle),
+      ecn_(cfg.ecn) {
   w_.cwnd_pkts = cfg.initial_window;
   w_.ssthresh_pkts = cfg.initial_ssthresh;
   segs_.assign(kInitialRing, 0);
@@ -195,6 +196,7 @@ void TcpSender::transmit(uint64_t seq, bool retransmission) {
   p->seq = seq;
   p->echo = sim_.now();
   p->retransmission = retransmission;
+  p->ecn = ecn_.data_ecn(retransmission);
   if (rto_deadline_ == Time::never())
     arm_rto();
   cc_->on_send(view(), seq, retransmission);
@@ -255,6 +257,7 @@ void TcpSender::receive(net::Packet* p) {
     on_duplicate_ack();
   }
   const bool echo_retx = p->retransmission;
+  const bool ece = (p->ecn & net::ecn::kEce) != 0;
   pool_.release(p);
   if (rack_) {
     if (rack_->advanced())
@@ -265,6 +268,8 @@ void TcpSender::receive(net::Packet* p) {
   }
   if (state_ == cc::CaState::kOpen && (lost_out_ > 0 || dupacks_ >= cfg_.dupack_threshold))
     maybe_enter_recovery();
+  if (ece)
+    on_ecn_echo();
   if (cfg_.prr && state_ == cc::CaState::kRecovery) {
     // RFC 6937 DeliveredData: the change in snd.una plus the change in SACKed segments.
     const auto delivered = static_cast<int64_t>(snd_una_ - prior_una) + static_cast<int64_t>(sacked_out_) -
@@ -402,6 +407,7 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
 
   cc::AckEvent ev;
   ev.newly_acked = static_cast<uint32_t>(newly);
+  ev.ece = (p->ecn & net::ecn::kEce) != 0;
   if (!p->retransmission) {
     ev.rtt_sample = sim_.now() - p->echo;
     rtt_.add_sample(*ev.rtt_sample);

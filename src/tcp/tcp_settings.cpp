@@ -52,6 +52,9 @@ std::span<const TcpSetting> tcp_settings() {
       {"pacing", &TcpConfig::pacing, "", 0, 0, 0,
        "pace data packets at 2 x cwnd/srtt while cwnd < ssthresh/2, else 1.2 x cwnd/srtt (Linux fq with "
        "tcp_pacing_ss_ratio/ca_ratio), unless the algorithm sets its own rate (FAST, BBR)"},
+      {"ecn", &TcpConfig::ecn, "", 0, 0, 0,
+       "ECN (RFC 3168): data leave ECN-capable, the receiver echoes CE marks, the sender reduces its window once "
+       "per window of ECE (dctcp turns it on for its flows)"},
   };
   return kSettings;
 }

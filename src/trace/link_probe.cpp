@@ -11,10 +11,14 @@ LinkProbe::LinkProbe(net::Link& link) : link_(link) {}
 
 void LinkProbe::open(const std::string& out_dir, const TraceFileOptions& options) {
   file_ = &create_file(fmt::format("{}/links/{}.csv", out_dir, link_.config().id), options);
-  // An AQM link adds its discipline's drops, mean sojourn of the period and PIE's probability.
+  // An AQM link adds its discipline's drops, mean sojourn of the period and PIE's probability;
+  // a link that can mark adds ce_marks (extra columns only there: other traces keep their format).
+  marks_ = link_.config().marks_ecn();
   file_->print("time_s,queue_pkts,queue_bytes,drops,utilization");
   if (link_.aqm() != nullptr)
     file_->print(",aqm_drops,sojourn_s,drop_prob");
+  if (marks_)
+    file_->print(",ce_marks");
   file_->print("\n");
 }
 
@@ -38,6 +42,8 @@ void LinkProbe::sample(Time now, Duration tau) {
       last_sojourn_s_ = st.sojourn_sum_s;
       file_->print(",{},{:.6g},{:.6g}", st.aqm_drops, sojourn, st.drop_prob);
     }
+    if (marks_)  // an extra column only where the link can mark, so other traces keep their format
+      file_->print(",{}", c.ce_marks);
     file_->print("\n");
   }
 }

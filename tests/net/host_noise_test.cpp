@@ -120,7 +120,7 @@ TEST_CASE("ACK coalescing: released in batches at the ticks of a free-running ti
 }
 
 TEST_CASE("a full drop-tail first hop reports when its next waiting packet starts", "[net][local-congestion]") {
-  Bench b({"l", Rate{100'000'000}, Duration::milliseconds(1), {5, 0}, 0.0, {}, {}});
+  Bench b({"l", Rate{100'000'000}, Duration::milliseconds(1), {5, 0}, 0.0, {}, {}, {}});
   CHECK_FALSE(b.link.full_until(1500).has_value());  // idle
   for (uint64_t i = 0; i < 5; ++i)
     b.inject(i);  // one serializing, four waiting

@@ -16,7 +16,7 @@ using namespace fastsim;
 using namespace fastsim::net;
 
 TEST_CASE("a burst departs back to back after exact serialization and delay", "[link]") {
-  Bench b({"l", Rate{100'000'000}, Duration::milliseconds(10), {100, 0}, 0.0, {}, {}});
+  Bench b({"l", Rate{100'000'000}, Duration::milliseconds(10), {100, 0}, 0.0, {}, {}, {}});
   for (uint64_t i = 0; i < 5; ++i)
     b.inject(i);
   b.sim.run_until(Time::at(Duration::seconds_int(1)));
@@ -30,7 +30,7 @@ TEST_CASE("a burst departs back to back after exact serialization and delay", "[
 
 TEST_CASE("drop-tail drops exactly what exceeds the buffer", "[link]") {
   SECTION("packets") {
-    Bench b({"l", Rate{100'000'000}, Duration::milliseconds(1), {50, 0}, 0.0, {}, {}});
+    Bench b({"l", Rate{100'000'000}, Duration::milliseconds(1), {50, 0}, 0.0, {}, {}, {}});
     for (uint64_t i = 0; i < 80; ++i)
       b.inject(i);
     CHECK(b.link.queue_packets() == 50);  // one more is being serialized
@@ -41,7 +41,7 @@ TEST_CASE("drop-tail drops exactly what exceeds the buffer", "[link]") {
     CHECK(b.link.counters().max_queue_pkts == 50);
   }
   SECTION("bytes") {
-    Bench b({"l", Rate{100'000'000}, Duration::milliseconds(1), {0, 15'000}, 0.0, {}, {}});
+    Bench b({"l", Rate{100'000'000}, Duration::milliseconds(1), {0, 15'000}, 0.0, {}, {}, {}});
     for (uint64_t i = 0; i < 40; ++i)
       b.inject(i);
     b.sim.run_until(Time::at(Duration::seconds_int(1)));
@@ -52,7 +52,7 @@ TEST_CASE("drop-tail drops exactly what exceeds the buffer", "[link]") {
 
 TEST_CASE("an overloaded link delivers exactly its rate", "[link]") {
   for (uint64_t rate : {10'000'000ULL, 800'000'000ULL}) {
-    Bench b({"l", Rate{rate}, Duration::milliseconds(5), {100, 0}, 0.0, {}, {}});
+    Bench b({"l", Rate{rate}, Duration::milliseconds(5), {100, 0}, 0.0, {}, {}, {}});
     Injector inj;
     inj.b = &b;
     inj.every = serialization_time(1500, Rate{rate}) / 2;  // offered load = 2x capacity
@@ -73,7 +73,7 @@ TEST_CASE("an overloaded link delivers exactly its rate", "[link]") {
 }
 
 TEST_CASE("Bernoulli loss removes the configured fraction", "[link]") {
-  Bench b({"l", Rate{10'000'000'000}, Duration::milliseconds(1), {1'000'000, 0}, 0.01, {}, {}});
+  Bench b({"l", Rate{10'000'000'000}, Duration::milliseconds(1), {1'000'000, 0}, 0.01, {}, {}, {}});
   Injector inj;
   inj.b = &b;
   inj.every = Duration::microseconds(2);
@@ -90,7 +90,7 @@ TEST_CASE("Bernoulli loss removes the configured fraction", "[link]") {
 
 TEST_CASE("the mean queue is the exact time integral", "[link]") {
   // 11 packets at t=0 on a 12 Mb/s link (1 ms each): the queue steps 10, 9, ..., 1, 0
-  Bench b({"l", Rate{12'000'000}, Duration::zero(), {100, 0}, 0.0, {}, {}});
+  Bench b({"l", Rate{12'000'000}, Duration::zero(), {100, 0}, 0.0, {}, {}, {}});
   for (uint64_t i = 0; i < 11; ++i)
     b.inject(i);
   b.sim.run_until(Time::at(Duration::milliseconds(20)));
@@ -103,8 +103,8 @@ namespace {
 struct Chain {
   Simulator sim;
   PacketPool pool;
-  Link fast{sim, pool, {"fast", Rate{100'000'000}, Duration::milliseconds(3), {1000, 0}, 0.0, {}, {}}, 7};
-  Link slow{sim, pool, {"slow", Rate{10'000'000}, Duration::milliseconds(2), {20, 0}, 0.0, {}, {}}, 7};
+  Link fast{sim, pool, {"fast", Rate{100'000'000}, Duration::milliseconds(3), {1000, 0}, 0.0, {}, {}, {}}, 7};
+  Link slow{sim, pool, {"slow", Rate{10'000'000}, Duration::milliseconds(2), {20, 0}, 0.0, {}, {}, {}}, 7};
   Sink sink;
   RouteCounters counters;
   Route route;
@@ -292,7 +292,7 @@ TEST_CASE("single-fed links are found from the routes; a packet from elsewhere i
   PacketPool pool;
   auto make = [&](const char* id) {
     return std::make_unique<Link>(
-        sim, pool, LinkConfig{id, Rate{1'000'000'000}, Duration::milliseconds(1), {100, 0}, 0.0, {}, {}}, 1);
+        sim, pool, LinkConfig{id, Rate{1'000'000'000}, Duration::milliseconds(1), {100, 0}, 0.0, {}, {}, {}}, 1);
   };
   auto a1 = make("a1"), a2 = make("a2"), core = make("core"), out1 = make("out1"), out2 = make("out2");
   Sink sink;
@@ -323,7 +323,7 @@ TEST_CASE("a dropped packet frees its slot at once: memory follows the buffer, n
   // 10 Gb/s offered to a 10 Mb/s link with a 100-packet buffer: the queue takes 120 ms to
   // drain, in which 100 000 packets arrive and nearly all are dropped. Dropped packets
   // used to keep a slot until the queue ahead of them had drained.
-  Bench b({"l", Rate{10'000'000}, Duration::milliseconds(1), {100, 0}, 0.0, {}, {}});
+  Bench b({"l", Rate{10'000'000}, Duration::milliseconds(1), {100, 0}, 0.0, {}, {}, {}});
   Injector inj;
   inj.b = &b;
   inj.every = serialization_time(1500, Rate{10'000'000'000});
@@ -344,8 +344,8 @@ TEST_CASE("chained drops wait outside the ring and are counted when they reach t
   // link knows at once that 99 % of the packets will not fit.
   Simulator sim;
   PacketPool pool;
-  Link fast{sim, pool, {"fast", Rate{1'000'000'000}, Duration::milliseconds(2), {10, 0}, 0.0, {}, {}}, 7};
-  Link slow{sim, pool, {"slow", Rate{10'000'000}, Duration::milliseconds(1), {20, 0}, 0.0, {}, {}}, 7};
+  Link fast{sim, pool, {"fast", Rate{1'000'000'000}, Duration::milliseconds(2), {10, 0}, 0.0, {}, {}, {}}, 7};
+  Link slow{sim, pool, {"slow", Rate{10'000'000}, Duration::milliseconds(1), {20, 0}, 0.0, {}, {}, {}}, 7};
   Sink sink;
   sink.pool = &pool;
   sink.sim = &sim;
@@ -390,7 +390,7 @@ TEST_CASE("utilization counts serialization pro rata: at most 1 in every period"
   // 1 Mb/s: a 1500-byte packet takes 12 ms. Ten packets at t = 0 keep the link busy for
   // 120 ms; sampled every 1 ms the busy fraction is 1 for 120 periods, then 0. Counting
   // the whole serialization when a packet starts used to give 12 in one period.
-  Bench b({"l", Rate{1'000'000}, Duration::milliseconds(1), {100, 0}, 0.0, {}, {}});
+  Bench b({"l", Rate{1'000'000}, Duration::milliseconds(1), {100, 0}, 0.0, {}, {}, {}});
   for (uint64_t i = 0; i < 10; ++i)
     b.inject(i);
   Duration last = Duration::zero();

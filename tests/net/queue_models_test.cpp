@@ -15,7 +15,7 @@ using namespace fastsim::net;
 
 namespace {
 LinkConfig pipe_config(Rate rate, Duration delay, Duration tick) {
-  LinkConfig c{"pipe", rate, delay, {100'000, 0}, 0.0, tick, {}};
+  LinkConfig c{"pipe", rate, delay, {100'000, 0}, 0.0, tick, {}, {}};
   return c;
 }
 }  // namespace
@@ -86,7 +86,7 @@ TEST_CASE("RED's average queue settles where its drop function gives the needed 
   red.weight = 0.002;
   red.gentle = true;
   const Rate rate{10'000'000};
-  LinkConfig cfg{"red", rate, Duration::milliseconds(1), {5000, 0}, 0.0, {}, red};
+  LinkConfig cfg{"red", rate, Duration::milliseconds(1), {5000, 0}, 0.0, {}, red, {}};
   Bench b(cfg);
   Injector in;
   in.b = &b;

@@ -34,6 +34,7 @@ class CallCounter final : public cc::CongestionControl {
     uint32_t recovery_exit = 0;
     uint32_t timeout = 0;
     uint32_t acks = 0;
+    uint32_t ecn = 0;
   };
   CallCounter(std::unique_ptr<cc::CongestionControl> inner, Counts* counts)
       : inner_(std::move(inner)), counts_(counts) {}
@@ -60,6 +61,11 @@ class CallCounter final : public cc::CongestionControl {
   void on_delivery(const cc::FlowView& f, cc::Window& w, const cc::AckEvent& a) override {
     inner_->on_delivery(f, w, a);
   }
+  cc::LossResponse on_ecn(const cc::FlowView& f, const cc::Window& w) override {
+    ++counts_->ecn;
+    return inner_->on_ecn(f, w);
+  }
+  [[nodiscard]] bool needs_ecn() const override { return inner_->needs_ecn(); }
 
  private:
   std::unique_ptr<cc::CongestionControl> inner_;
@@ -72,6 +78,7 @@ class SenderHarness {
     uint64_t seq;
     bool retransmission;
     Time at;
+    uint8_t ecn;  ///< the packet's ECN byte (codepoint and CWR)
   };
 
   /// A sender with `algorithm` (default parameters) and `cfg`; `total_segments` = 0 for
@@ -104,6 +111,7 @@ class SenderHarness {
     p->is_ack = true;
     p->seq = cum;
     p->retransmission = echo_retx;
+    p->ecn = ack_ecn_;
     p->echo = echo ? *echo : last_send_time(cum == 0 ? 0 : cum - 1);
     p->set_ack_options(net::Packet::kNoTrigger, std::span(sacks.begin(), sacks.size()));
     sender_->receive(p);
@@ -114,6 +122,8 @@ class SenderHarness {
     for (uint32_t i = 0; i < n; ++i)
       ack(una);
   }
+  /// The ECN byte of the ACKs injected from now on (net::ecn::kEce: ECN-Echo).
+  void set_ack_ecn(uint8_t ecn) { ack_ecn_ = ecn; }
   /// Runs the clock forward by `d`, firing the timers that fall due.
   void advance(Duration d) { sim_.run_until(sim_.now() + d); }
   void run_until(Time t) { sim_.run_until(t); }
@@ -154,7 +164,7 @@ class SenderHarness {
     SenderHarness* owner = nullptr;
     std::vector<Sent> sent;
     void receive(net::Packet* p) override {
-      sent.push_back({p->seq, p->retransmission, owner->sim_.now()});
+      sent.push_back({p->seq, p->retransmission, owner->sim_.now(), p->ecn});
       owner->pool_.release(p);
     }
   };
@@ -173,6 +183,7 @@ class SenderHarness {
   net::Route ack_route_{{}, nullptr, &counters_};
   Recorder out_;
   CallCounter::Counts calls_;
+  uint8_t ack_ecn_ = 0;
   std::unique_ptr<tcp::TcpSender> sender_;
 };
 

@@ -124,6 +124,7 @@ TEST_CASE("Every algorithm's trace columns have their CSV names and read the alg
       {"quick-vegas", {"qv_diff", "qv_incr", "qv_succ"}},
       {"fast", {"fast_avg_rtt_s", "fast_target_pkts", "fast_phase", "fast_n_hat", "fast_c_hat_pps"}},
       {"bbr", {"bbr_mode", "bbr_bw_pps", "bbr_min_rtt_s", "bbr_pacing_gain"}},
+      {"dctcp", {"dctcp_alpha"}},
   };
   REQUIRE(algorithms().size() == expected.size());
   for (const auto& a : algorithms()) {

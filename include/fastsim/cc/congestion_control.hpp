@@ -98,6 +98,7 @@ struct AckEvent {
   bool round_start = false;  ///< this ACK ended a round (once per RTT); RttView::last_round is that round
   /// This ACK's delivery-rate sample; null unless the algorithm wants_rate_samples().
   const RateSample* rate = nullptr;
+  bool ece = false;          ///< the ACK carried ECN-Echo (flows with ECN only; see tcp/ecn.hpp)
 };
 
 struct LossResponse {
@@ -156,6 +157,13 @@ class CongestionControl {
   /// With rate samples only: an ACK delivered data (SACKed segments) without advancing
   /// snd_una (on_ack is not called for it); `ack.rate` is set, newly_acked = 0.
   virtual void on_delivery(const FlowView& /*flow*/, Window& /*w*/, const AckEvent& /*ack*/) {}
+  /// ECN: an ACK with ECE asks for a window reduction (at most once per window, only while
+  /// Open); the sender sets ssthresh and cwnd = min(cwnd, the returned cwnd) and sends CWR.
+  /// Default: the loss response (RFC 3168 section 6.1.2, Linux's ssthresh hook).
+  [[nodiscard]] virtual LossResponse on_ecn(const FlowView& flow, const Window& w) { return on_loss(flow, w); }
+  /// The algorithm works only with ECN (DCTCP; Linux TCP_CONG_NEEDS_ECN): its flows send
+  /// ECN-capable data whatever the `ecn` setting and their receivers echo CE exactly.
+  [[nodiscard]] virtual bool needs_ecn() const { return false; }
   /// A data packet leaves the sender.
   virtual void on_send(const FlowView& /*flow*/, uint64_t /*seq*/, bool /*retransmission*/) {}
   /// The algorithm's extra trace columns (a static table; fixed for the run).

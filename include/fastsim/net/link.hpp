@@ -39,6 +39,10 @@
 //   the previous link) goes to that path, which keeps the same counters; such a link is
 //   never chained (neither feeder nor fed). The entry tests the one flag that already
 //   caught packets reaching a chained link from elsewhere, so drop-tail links pay nothing.
+// - ECN marking (RFC 3168; RED's `ecn` option, red.hpp, or a step threshold, DCTCP's K)
+//   is decided when the packet enters the queue, from the queue it finds then (like the
+//   drop decision), so chained and event-fed links mark the same packets; the mark is
+//   counted (ce_marks) at the packet's arrival time.
 // - The queue length is integrated exactly over time (mean queue); a packet's
 //   serialization counts towards utilization pro rata over the time it takes (busy_until()),
 //   so the busy time of any period is at most the period.
@@ -75,6 +79,7 @@ struct LinkCounters {
   uint64_t arrivals = 0;       ///< packets offered to the queue
   uint64_t drops = 0;          ///< dropped at the queue (buffer full, RED or an AQM)
   uint64_t early_drops = 0;    ///< of which RED or the AQM discipline dropped early
+  uint64_t ce_marks = 0;       ///< ECN-capable packets marked CE at the queue (RED ecn, marking)
   uint64_t random_losses = 0;  ///< lost on the wire (Bernoulli)
   uint64_t departures = 0;     ///< handed to the next hop
   uint64_t bytes_sent = 0;     ///< bytes whose serialization has started
@@ -204,6 +209,7 @@ class Link final : public PacketSink {
     Time tx_start;  // serialization start (== in if it did not wait)
     uint32_t size;
     SlotState state;
+    bool marked;  // marked CE at this link's queue
   };
   static_assert(sizeof(Slot) == 32);
   /// When the slot's packet reaches the far end.
@@ -258,7 +264,8 @@ class Link final : public PacketSink {
   }
   /// With RED or a dummynet pipe: when a packet arriving at `in` leaves the queue, or
   /// nullopt if it is dropped at the queue (the plain FIFO is inline in accept()).
-  std::optional<Time> admit_modelled(Time in, uint32_t bytes);
+  /// RED may mark an `ecn_capable` packet instead (red_marked_).
+  std::optional<Time> admit_modelled(Time in, uint32_t bytes, bool ecn_capable);
   /// The buffer cannot take one more waiting packet of `bytes` (at the admission time).
   [[nodiscard]] bool full(uint32_t bytes) const {
     return cfg_.buffer.packets != 0 ? admit_queue_pkts_ + 1 > cfg_.buffer.packets
@@ -293,6 +300,8 @@ class Link final : public PacketSink {
   std::unique_ptr<RedGate> red_;
   std::unique_ptr<AqmPath> aqm_;  // cfg.aqm: packets take the event-driven path (aqm_link.hpp)
   bool last_early_drop_ = false;  // admit()'s reason for its last refusal
+  bool red_marked_ = false;               // admit_modelled(): RED marked the packet it admitted
+  uint64_t mark_threshold_ = UINT64_MAX;  // step marker: mark at this many waiting packets (max: off)
   MemberEvent<Link, &Link::on_delivery> delivery_event_{this};
   // Loss changes not yet due, by time (ties in call order), and the latest arrival taken.
   struct LossChange {

@@ -1,6 +1,6 @@
 // How a unidirectional link is configured: rate, propagation delay, buffer limit,
-// random loss, and the optional queue models (a dummynet tick, RED parameters, an AQM
-// discipline). Apart
+// random loss, and the optional queue models (a dummynet tick, RED parameters, ECN
+// marking, an AQM discipline). Apart
 // from link.hpp so that the scenario description need not see the Link class.
 #pragma once
 
@@ -27,6 +27,13 @@ struct RedParams {
   double weight = 0.002;
   bool gentle = true;
   uint32_t mean_packet_size = 1500;  ///< bytes; sets the idle decay
+  bool ecn = false;                  ///< mark ECN-capable packets CE instead of dropping them early (red.hpp)
+};
+
+/// A step-threshold ECN marker (DCTCP's K, RFC 8257 section 3.1): an ECN-capable packet
+/// that finds at least `threshold_pkts` packets waiting when it enters the queue is marked CE.
+struct MarkingParams {
+  uint64_t threshold_pkts = 0;
 };
 
 /// An active queue management discipline that decides at dequeue (aqm_link.hpp): the
@@ -65,9 +72,13 @@ struct LinkConfig {
   Duration delay;
   BufferLimit buffer;
   double loss_rate = 0.0;
-  Duration tick;                                ///< > 0: a dummynet pipe served at this scheduler tick
-  std::optional<RedParams> red;                 ///< RED in front of the queue (the buffer limit still applies)
+  Duration tick;                                        ///< > 0: a dummynet pipe served at this scheduler tick
+  std::optional<RedParams> red;                         ///< RED in front of the queue (the buffer limit still applies)
+  std::optional<MarkingParams> marking = std::nullopt;  ///< step-threshold CE marking at enqueue
   std::optional<AqmParams> aqm = std::nullopt;  ///< "queue": CoDel, FQ-CoDel or PIE (event-served, aqm_link.hpp)
+
+  /// The link may mark packets CE (RED with ecn, or a step marker): its outputs report ce_marks.
+  [[nodiscard]] bool marks_ecn() const { return marking.has_value() || (red && red->ecn); }
 };
 
 }  // namespace fastsim::net

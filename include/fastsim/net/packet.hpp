@@ -8,6 +8,8 @@
 //   32-bit offsets above the cumulative ACK (they always lie above it, within a window).
 //   At 10 Gb/s x 100 ms some 170 000 packets are in flight, so the size decides whether
 //   they stay in the last-level cache.
+// - ECN (RFC 3168) takes one byte of the padding: the IP codepoint (Not-ECT, ECT(0),
+//   ECT(1), CE) in its low two bits and the TCP ECE / CWR flags above them.
 #pragma once
 
 #include <cstdint>
@@ -26,6 +28,17 @@ struct SackBlock {
   friend bool operator==(const SackBlock&, const SackBlock&) = default;
 };
 
+/// The ECN byte of a packet (Packet::ecn): IP codepoint in bits 0-1, TCP flags in bits 2-3.
+namespace ecn {
+inline constexpr uint8_t kNotEct = 0;
+inline constexpr uint8_t kEct1 = 1;
+inline constexpr uint8_t kEct0 = 2;
+inline constexpr uint8_t kCe = 3;
+inline constexpr uint8_t kCodepointMask = 3;
+inline constexpr uint8_t kEce = 4;  ///< ACK: ECN-Echo (RFC 3168 section 6.1.3)
+inline constexpr uint8_t kCwr = 8;  ///< data: Congestion Window Reduced (RFC 3168 section 6.1.2)
+}  // namespace ecn
+
 struct alignas(64) Packet {
   static constexpr uint64_t kNoTrigger = UINT64_MAX;
   static constexpr size_t kMaxSacks = 3;
@@ -38,6 +51,13 @@ struct alignas(64) Packet {
   bool is_ack = false;
   bool retransmission = false;  ///< data: this copy is a retransmission; ack: echo of that flag
   uint8_t num_sacks = 0;
+  uint8_t ecn = ecn::kNotEct;  ///< ECN codepoint and ECE/CWR flags (namespace ecn)
+
+  /// The packet is ECN-capable (ECT(0), ECT(1) or already CE): a queue may mark it.
+  [[nodiscard]] bool ecn_capable() const { return (ecn & ecn::kCodepointMask) != ecn::kNotEct; }
+  [[nodiscard]] bool ce() const { return (ecn & ecn::kCodepointMask) == ecn::kCe; }
+  /// Sets the CE codepoint (keeps the TCP flags).
+  void mark_ce() { ecn = static_cast<uint8_t>(ecn | ecn::kCe); }
 
   /// ack: the segment that triggered it when out of order, else kNoTrigger.
   [[nodiscard]] uint64_t trigger_seq() const { return trigger_offset_ == 0 ? kNoTrigger : seq + trigger_offset_; }

@@ -64,7 +64,8 @@ struct LinkResult {
   uint64_t max_queue_pkts = 0;
   uint64_t arrivals = 0;
   uint64_t drops = 0;
-  uint64_t early_drops = 0;  ///< of the drops, RED's or the AQM's early ones
+  uint64_t early_drops = 0;          ///< of the drops, RED's or the AQM's early ones
+  std::optional<uint64_t> ce_marks;  ///< packets marked CE, for links that mark (RED ecn, marking)
   uint64_t random_losses = 0;
   uint64_t departures = 0;
   /// An AQM link's discipline counters (net/aqm_queue.hpp), summary.json's "aqm".

@@ -29,10 +29,14 @@ struct TcpConfig {
   Duration send_jitter;           ///< mean of the sender's exponential per-packet delay; 0 = off
   Duration ack_coalescing;        ///< the receiver's ACKs leave at ticks of this period; 0 = off
   bool local_congestion = false;  ///< a full first hop (txqueuelen) blocks and enters CWR instead of dropping
-  bool rack = false;                                ///< RACK-TLP loss detection (RFC 8985); needs sack, ignored without
-  bool prr = false;                    ///< Proportional Rate Reduction in fast recovery (RFC 6937, RFC 9937 reduction bound)
+  bool rack = false;              ///< RACK-TLP loss detection (RFC 8985); needs sack, ignored without
+  bool prr = false;               ///< Proportional Rate Reduction in fast recovery (RFC 6937, RFC 9937 reduction bound)
   bool slow_start_after_idle = false;  ///< restart the window after an idle RTO (RFC 2861, Linux)
   bool pacing = false;  ///< pace at 2 (slow start) or 1.2 x cwnd/srtt unless the algorithm sets a rate (Linux fq)
+  bool ecn = false;                    ///< ECN (RFC 3168): ECT data, ECE echo, one reduction per window
+  /// Not a scenario key: the receiver echoes CE exactly (RFC 8257 3.2); set with `ecn` for
+  /// the flows of algorithms that need ECN (CongestionControl::needs_ecn, DCTCP).
+  bool ecn_exact_echo = false;
 };
 
 }  // namespace fastsim::tcp

@@ -8,6 +8,8 @@
 // - Out-of-order data is kept as ranges in a tree (receive_ranges.hpp: O(log holes) per
 //   arrival); the first SACK block is the range holding the triggering segment, then the
 //   highest others.
+// - ECN (tcp/ecn.hpp): with `ecn` on, CE arrivals are echoed as ECE (RFC 3168, until
+//   CWR; exactly per segment for algorithms that need it, DCTCP: RFC 8257 section 3.2).
 // - ACKs leave through a PacketSink (the first link of the ACK route in a run, a
 //   recorder in tests); the receiver keeps its own copy of the TcpConfig.
 #pragma once
@@ -17,6 +19,7 @@
 #include "fastsim/core/simulator.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/route.hpp"
+#include "fastsim/tcp/ecn.hpp"
 #include "fastsim/tcp/receive_ranges.hpp"
 #include "fastsim/tcp/tcp_config.hpp"
 
@@ -59,6 +62,7 @@ class TcpReceiver final : public net::PacketSink {
   uint32_t unacked_segments_ = 0;
   Time echo_;
   bool echo_retransmission_ = false;
+  EcnEcho ecn_;
   ReceiverCounters counters_;
 };
 

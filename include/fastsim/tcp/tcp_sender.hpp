@@ -61,6 +61,11 @@
 //   algorithm's loss response, cwnd cut to it at once: the value Linux's CWR reaches
 //   after a round) and retries when the queue's next waiting packet starts serialization
 //   (one event, no polling). Off (no queue set): one null check per send.
+// - ECN (`ecn`, tcp/ecn.hpp): new data leave ECT(0); an ACK with ECE while Open reduces
+//   the window once per window of data through the algorithm's on_ecn (ssthresh, and cwnd
+//   cut to it at once, as local congestion; no retransmission) and the next new segment
+//   carries CWR. The window may still grow during the reduced window (Linux holds it in
+//   its CWR state).
 // - Data packets leave through a PacketSink (the first link of the route in a run, a
 //   recorder in the endpoint tests: tests/support/sender_harness.hpp); the sender keeps
 //   its own copy of the TcpConfig, so neither depends on the caller's storage.
@@ -76,6 +81,7 @@
 #include "fastsim/net/packet_observer.hpp"
 #include "fastsim/net/packet_pool.hpp"
 #include "fastsim/net/route.hpp"
+#include "fastsim/tcp/ecn.hpp"
 #include "fastsim/tcp/prr.hpp"
 #include "fastsim/tcp/rack.hpp"
 #include "fastsim/tcp/rate_sampler.hpp"
@@ -94,6 +100,7 @@ struct SenderCounters {
   uint64_t local_congestion = 0;  ///< CWR entries because the first hop was full (local_congestion)
   uint64_t loss_probes = 0;       ///< tail loss probes sent (rack)
   uint64_t idle_restarts = 0;     ///< window restarts after idle (slow_start_after_idle)
+  uint64_t ecn_reductions = 0;    ///< window reductions on ECN-Echo (ecn)
 };
 
 /// Time integral of the window, for mean-window measurements.
@@ -221,6 +228,8 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
       observer_->sender_window(observer_object_, w_.cwnd_pkts, w_.ssthresh_pkts, sim_.now());
     }
   }
+  /// ECN: an ACK with ECE arrived (tcp_sender_ecn.cpp).
+  void on_ecn_echo();
 
   Simulator& sim_;
   net::PacketPool& pool_;
@@ -306,6 +315,7 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   net::PacketObserver* observer_ = nullptr;  // per-packet traces: null is off
   uint32_t observer_object_ = 0;
   cc::Window traced_window_{-1, -1};  // the window last reported to observer_
+  EcnSender ecn_;
 };
 
 }  // namespace fastsim::tcp

@@ -1,7 +1,7 @@
 // The probe of one monitored link: its utilization, mean queue and largest queue per
 // sample period (for the interval metrics) and, with outputs on, links/<id>.csv — the
 // queue at the sample instant in packets and bytes, drops so far and the period's
-// utilization (docs/outputs.md).
+// utilization, and CE marks so far on links that mark (docs/outputs.md).
 #pragma once
 
 #include <memory>
@@ -41,6 +41,7 @@ class LinkProbe final : public Probe {
   double last_sojourn_s_ = 0;
   LinkSamples samples_;
   AtomicFile* file_ = nullptr;  // null unless outputs are written
+  bool marks_ = false;          // the link can mark CE: the trace has a ce_marks column
 };
 
 }  // namespace fastsim::trace

@@ -53,11 +53,14 @@ struct TcpConnection {
                                                           "ack-coalescing/" + stream);
       ack_out = ack_coalescer.get();
     }
-    sender = std::make_unique<tcp::TcpSender>(
-        sim, pool, spec.tcp, cc::find_algorithm(spec.algorithm)->make(spec.params), &data_route, *data_out, segments);
+    auto algorithm = cc::find_algorithm(spec.algorithm)->make(spec.params);
+    tcp::TcpConfig tcp = spec.tcp;
+    if (algorithm->needs_ecn())  // DCTCP: ECN on, CE echoed exactly (Linux TCP_CONG_NEEDS_ECN)
+      tcp.ecn = tcp.ecn_exact_echo = true;
+    sender = std::make_unique<tcp::TcpSender>(sim, pool, tcp, std::move(algorithm), &data_route, *data_out, segments);
     if (spec.tcp.local_congestion)
       sender->set_local_congestion_queue(&nic);
-    receiver = std::make_unique<tcp::TcpReceiver>(sim, pool, spec.tcp, &ack_route, *ack_out);
+    receiver = std::make_unique<tcp::TcpReceiver>(sim, pool, tcp, &ack_route, *ack_out);
     data_route.sink = receiver.get();
     ack_route.sink = sender.get();
   }
