@@ -14,6 +14,7 @@
 #include "commands.hpp"
 #include "fastsim/cc/registry.hpp"
 #include "fastsim/config/parse.hpp"
+#include "fastsim/config/scenario_keys.hpp"
 #include "fastsim/config/suggest.hpp"
 #include "fastsim/config/units.hpp"
 #include "fastsim/run/experiment.hpp"
@@ -46,7 +47,7 @@ const char* kUsageText =
     "                      check a scenario and report every problem with its JSON path;\n"
     "                      print the run's estimated packets, trace bytes, memory, open files\n"
     "                      (limits: memory, trace-bytes, packets, interval-flows; docs/limits.md)\n"
-    "  algorithms [--json] list congestion-control algorithms, their parameters and the TCP settings per stack\n"
+    "  algorithms [--json] list algorithms, their parameters, TCP settings per stack, link queues\n"
     "  sweep SPEC --out DIR [--backend local|slurm] [--jobs N] [--run-timeout S] [--dry-run] [--resume]\n"
     "        [--pack K] [--throttle N] [--partition P] [--time T] [--mem M] [--account A] [--sbatch LINE]\n"
     "        [--max-array-size N] [--max-runs N] [--limit NAME=VALUE ...]\n"
@@ -173,13 +174,28 @@ void print_tcp_settings() {
   }
 }
 
+/// The queue models a link can have, with their keys (from the scenario-key table).
+void print_link_queues() {
+  std::cout << "\nLink queues (keys of a topology link; docs/scenario-format.md, docs/model.md)\n";
+  std::cout << fmt::format("  {:<10} {}\n", "drop-tail",
+                           "the default: a FIFO holding \"buffer\" packets or bytes, the arriving packet dropped");
+  for (const char* name : {"red", "marking", "queue"}) {
+    const auto& o = fastsim::config::object_spec(name);
+    std::cout << fmt::format("  {:<10} {}\n", name, o.help);
+    for (const auto* k : fastsim::config::object_keys(o)) {
+      const std::string choices = k->choices.empty() ? "" : fmt::format(" ({})", fmt::join(k->choices, "|"));
+      std::cout << fmt::format("    {:<18} {}{}\n", k->name, k->help, choices);
+    }
+  }
+}
+
 int cmd_algorithms(const std::vector<std::string>& args) {
   po::options_description opts("algorithms options");
   opts.add_options()("json", "print the listing as JSON");
   po::variables_map vm;
   const char* usage =
       "usage: fastsim algorithms [--json]\n"
-      "  list congestion-control algorithms, their parameters and the TCP settings per stack";
+      "  list congestion-control algorithms, their parameters, the TCP settings per stack and the link queues";
   if (auto rc = parse_options("algorithms", usage, args, opts, nullptr, vm))
     return *rc;
   const bool as_json = vm.count("json") > 0;
@@ -231,6 +247,7 @@ int cmd_algorithms(const std::vector<std::string>& args) {
     }
   }
   print_tcp_settings();
+  print_link_queues();
   return kOk;
 }
 

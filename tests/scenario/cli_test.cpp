@@ -410,6 +410,11 @@ TEST_CASE("usage errors exit 2 and --help, --version, algorithms succeed", "[cli
   CHECK_THAT(a.output, Catch::Contains("(stack defaults: rfc 2.0, linux 2.0, ns2 1.0)"));    // vegas alpha
   // A switch is listed as it is written: true or false (0 and 1 are refused).
   CHECK_THAT(a.output, Catch::Contains("tcp_friendly       default true       true or false"));
+  // The link queues, with their keys: RED (and its ECN option), step marking, the AQMs.
+  CHECK_THAT(a.output, Catch::Contains("Link queues"));
+  CHECK_THAT(a.output, Catch::Contains("threshold_pkts"));
+  CHECK_THAT(a.output, Catch::Contains("codel|fq_codel|pie"));
+  CHECK_THAT(a.output, Catch::Contains("    ecn "));
   const auto aj = run_command(kBinary + " algorithms --json");
   REQUIRE(aj.exit_code == 0);
   const auto listing = nlohmann::json::parse(aj.output);
