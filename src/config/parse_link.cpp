@@ -95,31 +95,25 @@ std::optional<net::AqmParams> read_queue(Reader& link) {
   dur("interval", p.interval);
   dur("tupdate", p.tupdate);
   dur("max_burst", p.max_burst);
-  if (applies("mtu") && r.get("mtu") != nullptr) {
-    auto v = r.integer("mtu");
+  const auto count = [&](const char* k, uint32_t& out) {
+    if (!applies(k) || r.get(k) == nullptr)
+      return;
+    const auto v = r.integer(k);
     ok = ok && v.has_value();
-    p.mtu = static_cast<uint32_t>(v.value_or(p.mtu));
-  }
-  if (applies("flows") && r.get("flows") != nullptr) {
-    auto v = r.integer("flows");
+    out = static_cast<uint32_t>(v.value_or(out));
+  };
+  const auto real = [&](const char* k, double& out) {
+    if (!applies(k) || r.get(k) == nullptr)
+      return;
+    const auto v = r.number(k);
     ok = ok && v.has_value();
-    p.flows = static_cast<uint32_t>(v.value_or(p.flows));
-  }
-  if (applies("quantum") && r.get("quantum") != nullptr) {
-    auto v = r.integer("quantum");
-    ok = ok && v.has_value();
-    p.quantum = static_cast<uint32_t>(v.value_or(p.quantum));
-  }
-  if (applies("alpha") && r.get("alpha") != nullptr) {
-    auto v = r.number("alpha");
-    ok = ok && v.has_value();
-    p.alpha = v.value_or(p.alpha);
-  }
-  if (applies("beta") && r.get("beta") != nullptr) {
-    auto v = r.number("beta");
-    ok = ok && v.has_value();
-    p.beta = v.value_or(p.beta);
-  }
+    out = v.value_or(out);
+  };
+  count("mtu", p.mtu);
+  count("flows", p.flows);
+  count("quantum", p.quantum);
+  real("alpha", p.alpha);
+  real("beta", p.beta);
   if (p.max_burst < Duration::zero()) {
     r.error("max_burst", "must not be negative");
     ok = false;
