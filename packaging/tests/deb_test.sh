@@ -11,7 +11,7 @@ debs=("$TMP"/out/fastsim_*.deb)
 [ -f "${debs[0]}" ] || fail "cpack made no fastsim_*.deb: $(ls "$TMP/out")"
 deb=${debs[0]}
 dpkg-deb -c "$deb" | awk '{print $NF}' >"$TMP/contents"
-for f in ./usr/bin/fastsim ./usr/bin/fastsim-plot-run ./usr/bin/fastsim-plot-sweep ./usr/share/man/man1/fastsim.1 \
+for f in ./usr/bin/fastsim ./usr/bin/fastsim-plot-run ./usr/bin/fastsim-plot-sweep ./usr/share/man/man1/fastsim.1.gz \
   ./usr/share/bash-completion/completions/fastsim ./usr/share/fastsim/configs/demo.json \
   ./usr/share/doc/fastsim/README.md ./usr/lib/python3/dist-packages/fastsim_results/__init__.py; do
   grep -qxF "$f" "$TMP/contents" || fail "$deb lacks $f"

@@ -8,7 +8,7 @@ cmake --install "$FASTSIM_BUILD_DIR" --prefix "$prefix" >"$TMP/install.log" || {
   cat "$TMP/install.log" >&2
   fail "cmake --install failed"
 }
-for f in bin/fastsim bin/fastsim-plot-run bin/fastsim-plot-sweep share/man/man1/fastsim.1 \
+for f in bin/fastsim bin/fastsim-plot-run bin/fastsim-plot-sweep share/man/man1/fastsim.1.gz \
   share/bash-completion/completions/fastsim share/fastsim/configs/demo.json share/doc/fastsim/README.md \
   share/doc/fastsim/scenario-format.md share/doc/fastsim/extending.md \
   lib/python3/dist-packages/fastsim_results/__init__.py; do
@@ -17,7 +17,8 @@ done
 for f in bin/fastsim bin/fastsim-plot-run bin/fastsim-plot-sweep; do
   [ -x "$prefix/$f" ] || fail "not executable: $f"
 done
-cmp -s "$prefix/share/man/man1/fastsim.1" "$FASTSIM_BUILD_DIR/packaging/fastsim.1" || fail "installed man page differs"
+gzip -dc "$prefix/share/man/man1/fastsim.1.gz" | cmp -s - "$FASTSIM_BUILD_DIR/packaging/fastsim.1" ||
+  fail "installed man page differs from the generated one"
 
 # Away from the checkout: nothing may resolve through the source tree.
 mkdir "$TMP/work" && cd "$TMP/work"
