@@ -8,7 +8,7 @@ namespace fastsim::tcp {
 ReceiveRanges::Range& ReceiveRanges::make(uint64_t start, uint64_t end) {
   Range* r = nullptr;
   if (free_.empty()) {
-    r = &storage_.emplace_back();
+    r = storage_.emplace_back(std::make_unique<Range>()).get();
   } else {
     r = free_.back();
     free_.pop_back();

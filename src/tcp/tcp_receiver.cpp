@@ -77,9 +77,12 @@ void TcpReceiver::send_ack() {
   a->echo = echo_;
   a->retransmission = echo_retransmission_;
   a->ecn = ecn_.ack_ecn();
-  std::array<net::SackBlock, net::Packet::kMaxSacks> blocks;
-  const size_t n = cfg_.sack ? ranges_.sack_blocks(last_ooo_seq_, blocks) : 0;
-  a->set_ack_options(last_ooo_seq_, std::span(blocks).first(n));
+  // A fresh packet has no trigger and no SACK blocks: only an ACK with either sets them.
+  if (last_ooo_seq_ != kNone || (cfg_.sack && !ranges_.empty())) {
+    std::array<net::SackBlock, net::Packet::kMaxSacks> blocks;
+    const size_t n = cfg_.sack ? ranges_.sack_blocks(last_ooo_seq_, blocks) : 0;
+    a->set_ack_options(last_ooo_seq_, std::span(blocks).first(n));
+  }
   ++counters_.acks_sent;
   out_.receive(a);
 }

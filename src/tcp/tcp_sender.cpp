@@ -25,6 +25,7 @@ TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg
       total_(total_segments),
       rtt_(cfg),
       extras_((cfg.rack && cfg.sack) || cfg.prr || cfg.slow_start_after_idle),
+      send_events_(cc_->wants_send_events()),
       ecn_(cfg.ecn) {
   w_.cwnd_pkts = cfg.initial_window;
   w_.ssthresh_pkts = cfg.initial_ssthresh;
@@ -72,8 +73,10 @@ void TcpSender::grow_ring(uint64_t outstanding) {
 }
 
 double TcpSender::pipe() const {
-  return static_cast<double>(snd_nxt_ - snd_una_) - static_cast<double>(sacked_out_ + lost_out_) +
-         static_cast<double>(retrans_out_);
+  // Summed in integers, converted once: every term is below 2^53, so this is exactly the
+  // double sum (outstanding - (sacked + lost)) + retransmitted.
+  return static_cast<double>(static_cast<int64_t>(snd_nxt_ - snd_una_) - static_cast<int64_t>(sacked_out_ + lost_out_) +
+                             static_cast<int64_t>(retrans_out_));
 }
 
 cc::FlowView TcpSender::view() const {
@@ -110,17 +113,7 @@ void TcpSender::start() {
   try_send();
 }
 
-bool TcpSender::has_new_data() const {
-  if (!started_ || stopped_ || paused_)
-    return false;
-  if (total_ != 0 && snd_nxt_ >= total_)
-    return false;
-  return cfg_.receive_window == 0 || snd_nxt_ - snd_una_ < cfg_.receive_window;
-}
-
-uint64_t TcpSender::next_retransmission() {
-  if (lost_out_ <= retrans_out_)
-    return kNone;  // every lost segment is already resent
+uint64_t TcpSender::find_retransmission() {
   auto retransmittable = [](uint8_t f) { return (f & kLost) != 0 && (f & (kRetrans | kSacked)) == 0; };
   while (!retx_below_.empty()) {  // the lowest segment that became lost behind the scan
     const uint64_t s = retx_below_.front();
@@ -139,43 +132,7 @@ uint64_t TcpSender::next_retransmission() {
   return kNone;
 }
 
-void TcpSender::try_send() {
-  if (cfg_.slow_start_after_idle && snd_nxt_ == snd_una_ && last_send_ != Time::never() &&
-      sim_.now() - last_send_ > rtt_.rto() && has_new_data()) {
-    restart_after_idle();
-  }
-  if (observer_ != nullptr) [[unlikely]]
-    trace_window();
-  for (;;) {
-    const uint64_t retx = next_retransmission();
-    if (retx == kNone && !has_new_data()) {
-      cwnd_limited_ = false;
-      if (rate_)
-        rate_note_no_data();
-      return;
-    }
-    // No limited transmit (RFC 3042): while Open, SACKed or duplicate-ACKed packets do
-    // not open the window, so the first retransmission finds room in a full drop-tail queue.
-    const double in_flight = state_ == cc::CaState::kOpen ? static_cast<double>(snd_nxt_ - snd_una_) : pipe();
-    if (in_flight > 0 && in_flight + 1 > w_.cwnd_pkts + 1e-9) {
-      cwnd_limited_ = true;
-      return;
-    }
-    if (nic_ != nullptr && nic_blocked())
-      return;
-    if (pacing_rate_ > 0) {
-      if (sim_.now() < next_send_) {
-        if (!pace_event_.scheduled())
-          sim_.schedule_at(pace_event_, next_send_);
-        return;
-      }
-      next_send_ = sim_.now() + pacing_gap_;
-    }
-    transmit(retx == kNone ? snd_nxt_ : retx, retx != kNone);
-  }
-}
-
-void TcpSender::transmit(uint64_t seq, bool retransmission) {
+void TcpSender::send_segment(uint64_t seq, bool retransmission) {
   if (retransmission) {
     seg(seq) |= kRetrans | kEverRetrans;
     ++retrans_out_;
@@ -199,10 +156,52 @@ void TcpSender::transmit(uint64_t seq, bool retransmission) {
   p->ecn = ecn_.data_ecn(retransmission);
   if (rto_deadline_ == Time::never())
     arm_rto();
-  cc_->on_send(view(), seq, retransmission);
+  if (send_events_)
+    cc_->on_send(view(), seq, retransmission);
   if (observer_ != nullptr) [[unlikely]]
     observer_->sender_sent(observer_object_, *p, sim_.now());
   out_.receive(p);
+}
+
+void TcpSender::transmit(uint64_t seq, bool retransmission) {
+  send_segment(seq, retransmission);
+}
+
+void TcpSender::try_send() {
+  if (cfg_.slow_start_after_idle && snd_nxt_ == snd_una_ && last_send_ != Time::never() &&
+      sim_.now() - last_send_ > rtt_.rto() && has_new_data()) {
+    restart_after_idle();
+  }
+  if (observer_ != nullptr) [[unlikely]]
+    trace_window();
+  for (;;) {
+    const uint64_t retx = next_retransmission();
+    if (retx == kNone && !has_new_data()) {
+      cwnd_limited_ = false;
+      if (rate_)
+        rate_note_no_data();
+      return;
+    }
+    // No limited transmit (RFC 3042): while Open, SACKed or duplicate-ACKed packets do
+    // not open the window, so the first retransmission finds room in a full drop-tail queue.
+    const double in_flight =
+        state_ == cc::CaState::kOpen ? static_cast<double>(static_cast<int64_t>(snd_nxt_ - snd_una_)) : pipe();
+    if (in_flight > 0 && in_flight + 1 > w_.cwnd_pkts + 1e-9) {
+      cwnd_limited_ = true;
+      return;
+    }
+    if (nic_ != nullptr && nic_blocked())
+      return;
+    if (pacing_rate_ > 0) {
+      if (sim_.now() < next_send_) {
+        if (!pace_event_.scheduled())
+          sim_.schedule_at(pace_event_, next_send_);
+        return;
+      }
+      next_send_ = sim_.now() + pacing_gap_;
+    }
+    send_segment(retx == kNone ? snd_nxt_ : retx, retx != kNone);
+  }
 }
 
 bool TcpSender::nic_blocked() {
@@ -249,7 +248,7 @@ void TcpSender::receive(net::Packet* p) {
   }
   if (rack_)  // the RACK hook is compiled out of the path without it
     process_sack_blocks<true>(p);
-  else if (cfg_.sack)
+  else if (cfg_.sack && (p->num_sacks != 0 || p->trigger_seq() != net::Packet::kNoTrigger))
     process_sack_blocks<false>(p);
   if (p->seq > snd_una_) {
     on_cumulative_ack(p->seq, p);
@@ -358,8 +357,9 @@ void TcpSender::note_retransmittable(uint64_t seq) {
   }
 }
 
-void TcpSender::advance_loss_marks() {
-  // RFC 6675 IsLost: dupack_threshold SACKed segments above it.
+void TcpSender::advance_loss_marks_scan() {
+  // RFC 6675 IsLost: dupack_threshold SACKed segments above it. (mark_ptr_ >= snd_una_
+  // already: every advance of snd_una_ raises it.)
   mark_ptr_ = std::max(mark_ptr_, snd_una_);
   while (mark_ptr_ < snd_nxt_) {
     const bool sacked = (seg(mark_ptr_) & kSacked) != 0;
@@ -384,7 +384,10 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
   }
   if (rate_)
     rate_on_cumulative_ack(ack);
-  for (uint64_t s = snd_una_; s < ack; ++s) {
+  // Per-segment flags count in sacked_out_, lost_out_ and retrans_out_: with all three at
+  // zero (the usual case) no acknowledged segment carries one.
+  const bool flagged = (sacked_out_ | lost_out_ | retrans_out_) != 0;
+  for (uint64_t s = snd_una_; flagged && s < ack; ++s) {
     const uint8_t f = seg(s);
     if ((f & kSacked) != 0) {
       --sacked_out_;

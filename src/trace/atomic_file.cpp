@@ -70,8 +70,10 @@ void AtomicFile::flush() {
       fail("cannot write", errno);
   }
   write_buffer();
-  if (transient_)
+  if (transient_) {
     close_fd();
+    buf_ = Buffer();  // nothing held between flushes
+  }
 }
 
 void AtomicFile::write_buffer() {
@@ -106,7 +108,7 @@ void AtomicFile::commit() {
   if (ec)
     throw std::system_error(ec, "cannot rename " + tmp_ + " to " + path_);
   committed_ = true;
-  buf_ = fmt::memory_buffer();  // frees the write buffer before the summary is built
+  buf_ = Buffer();  // frees the write buffer before the summary is built
 }
 
 namespace {

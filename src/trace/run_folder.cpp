@@ -34,15 +34,18 @@ void RunFolder::remove_traces_except(const std::vector<std::string>& keep) const
   std::vector<fs::path> kept;
   for (const auto& k : keep)
     kept.push_back(fs::path(k).lexically_normal());
+  // Sorted for binary search: a run with 10 000 trace files compared every file with
+  // every kept path (10^8 path comparisons, most of that run's wall time).
+  std::sort(kept.begin(), kept.end());
+  auto is_kept = [&kept](const fs::path& p) { return std::binary_search(kept.begin(), kept.end(), p); };
   // A packet trace (packet_traces.hpp) the new run did not write.
   const fs::path packets = (fs::path(dir_) / "packet_trace.bin").lexically_normal();
-  if (std::find(kept.begin(), kept.end(), packets) == kept.end())
+  if (!is_kept(packets))
     fs::remove(packets);
   for (const char* sub : kTraceFolders) {
     for (const auto& e : fs::directory_iterator(fs::path(dir_) / sub)) {
       const auto ext = e.path().extension();
-      if (e.is_regular_file() && (ext == ".csv" || ext == ".pcap") &&
-          std::find(kept.begin(), kept.end(), e.path().lexically_normal()) == kept.end())
+      if (e.is_regular_file() && (ext == ".csv" || ext == ".pcap") && !is_kept(e.path().lexically_normal()))
         fs::remove(e.path());
     }
   }

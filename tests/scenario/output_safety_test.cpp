@@ -114,3 +114,17 @@ TEST_CASE("a run that fills the disk exits 3 naming the file; the previous resul
   ::umount(mnt.c_str());
   fs::remove_all(dir);
 }
+
+TEST_CASE("a transient trace file holds no write buffer between flushes", "[outputs][memory]") {
+  const fs::path dir = fastsim::testing::temp_dir("atomic-transient");
+  const fs::path path = dir / "t.csv";
+  fastsim::trace::AtomicFile file(path.string(), 64, /*transient=*/true);
+  CHECK(file.buffer_capacity() == 0);
+  file.print("{}\n", std::string(40, 'a'));  // below the 64-byte limit: buffered
+  CHECK(file.buffer_capacity() >= 41);
+  file.print("{}\n", std::string(40, 'b'));  // reaches the limit: written, buffer freed
+  CHECK(file.buffer_capacity() == 0);
+  file.print("{}\n", std::string(10, 'c'));
+  file.commit();
+  CHECK(read_file(path) == std::string(40, 'a') + "\n" + std::string(40, 'b') + "\n" + std::string(10, 'c') + "\n");
+}

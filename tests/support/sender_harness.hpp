@@ -57,6 +57,7 @@ class CallCounter final : public cc::CongestionControl {
     return inner_->on_timeout(f, w);
   }
   void on_send(const cc::FlowView& f, uint64_t seq, bool retx) override { inner_->on_send(f, seq, retx); }
+  [[nodiscard]] bool wants_send_events() const override { return inner_->wants_send_events(); }
   [[nodiscard]] bool wants_rate_samples() const override { return inner_->wants_rate_samples(); }
   void on_delivery(const cc::FlowView& f, cc::Window& w, const cc::AckEvent& a) override {
     inner_->on_delivery(f, w, a);

@@ -81,6 +81,23 @@ TEST_CASE("an ACK without a trigger reports the highest ranges") {
   CHECK(blocks[2] == net::SackBlock{20, 21});
 }
 
+TEST_CASE("receive ranges allocate nodes only up to the peak number of ranges held") {
+  tcp::ReceiveRanges ranges;
+  CHECK(ranges.nodes() == 0);  // a receiver without out-of-order data allocates nothing
+  ranges.add(10);
+  ranges.add(20);
+  CHECK(ranges.nodes() == 2);
+  ranges.pop_front();
+  ranges.pop_front();
+  ranges.add(30);  // reuses a recycled node
+  ranges.add(40);
+  CHECK(ranges.nodes() == 2);
+  ranges.add(50);
+  CHECK(ranges.nodes() == 3);
+  CHECK(ranges.size() == 3);
+  CHECK(ranges.front() == net::SackBlock{30, 31});
+}
+
 TEST_CASE("a packet is one cache line and round-trips its SACK options") {
   STATIC_REQUIRE(sizeof(net::Packet) == 64);
   net::Packet p;

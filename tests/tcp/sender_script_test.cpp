@@ -275,3 +275,31 @@ TEST_CASE("the receive window bounds the segments outstanding", "[tcp][sender][r
   CHECK(h.snd_nxt() == 44);
   CHECK(h.cwnd() == 10);
 }
+
+namespace {
+/// Reno that records on_send calls; `wants` is what it answers to wants_send_events().
+class SendRecorder final : public cc::CongestionControl {
+ public:
+  SendRecorder(bool wants, std::vector<uint64_t>* seqs) : wants_(wants), seqs_(seqs) {}
+  void on_ack(const cc::FlowView& /*flow*/, cc::Window& /*w*/, const cc::AckEvent& /*ack*/) override {}
+  cc::LossResponse on_loss(const cc::FlowView& /*flow*/, const cc::Window& w) override {
+    return {w.cwnd_pkts / 2, w.cwnd_pkts / 2};
+  }
+  void on_send(const cc::FlowView& /*flow*/, uint64_t seq, bool /*retransmission*/) override { seqs_->push_back(seq); }
+  [[nodiscard]] bool wants_send_events() const override { return wants_; }
+
+ private:
+  bool wants_;
+  std::vector<uint64_t>* seqs_;
+};
+}  // namespace
+
+TEST_CASE("on_send reaches only an algorithm that wants send events", "[tcp][sender][cc]") {
+  for (const bool wants : {true, false}) {
+    std::vector<uint64_t> seqs;
+    SenderHarness h(config(false), std::make_unique<SendRecorder>(wants, &seqs), 0);
+    h.start();
+    REQUIRE(h.sent().size() == 10);
+    CHECK(seqs == (wants ? Seqs{0, 1, 2, 3, 4, 5, 6, 7, 8, 9} : Seqs{}));
+  }
+}

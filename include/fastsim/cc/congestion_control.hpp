@@ -98,7 +98,7 @@ struct AckEvent {
   bool round_start = false;  ///< this ACK ended a round (once per RTT); RttView::last_round is that round
   /// This ACK's delivery-rate sample; null unless the algorithm wants_rate_samples().
   const RateSample* rate = nullptr;
-  bool ece = false;          ///< the ACK carried ECN-Echo (flows with ECN only; see tcp/ecn.hpp)
+  bool ece = false;  ///< the ACK carried ECN-Echo (flows with ECN only; see tcp/ecn.hpp)
 };
 
 struct LossResponse {
@@ -164,8 +164,12 @@ class CongestionControl {
   /// The algorithm works only with ECN (DCTCP; Linux TCP_CONG_NEEDS_ECN): its flows send
   /// ECN-capable data whatever the `ecn` setting and their receivers echo CE exactly.
   [[nodiscard]] virtual bool needs_ecn() const { return false; }
-  /// A data packet leaves the sender.
+  /// A data packet leaves the sender; called only for an algorithm whose
+  /// wants_send_events() is true.
   virtual void on_send(const FlowView& /*flow*/, uint64_t /*seq*/, bool /*retransmission*/) {}
+  /// Asked once, when the sender is built: true makes the sender call on_send for every
+  /// data packet. False (default): no per-send call (no built-in algorithm needs one).
+  [[nodiscard]] virtual bool wants_send_events() const { return false; }
   /// The algorithm's extra trace columns (a static table; fixed for the run).
   [[nodiscard]] virtual std::span<const TraceColumn> trace_columns() const { return {}; }
   /// Named values the algorithm reports once, at the end of the run (summary.json

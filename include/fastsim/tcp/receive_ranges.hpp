@@ -1,13 +1,15 @@
 // Out-of-order data held by a TCP receiver: disjoint, non-adjacent segment ranges above
 // the cumulative ACK point, and the SACK blocks reported from them (RFC 2018 section 4).
 // Kept in a Boost.Intrusive red-black tree ordered by start, with nodes recycled through
-// a free list, so every operation is O(log holes) and allocation-free once warm. A plain
+// a free list, so every operation is O(log holes) and allocation-free once warm (a node
+// is allocated only when the count of ranges reaches a new peak: a receiver that never
+// sees out-of-order data allocates nothing, which matters at 10 000 flows). A plain
 // sorted vector costs O(holes) per arrival, which after a slow-start overshoot (thousands
 // of holes per window) made the per-packet cost grow with the window.
 #pragma once
 
 #include <cstdint>
-#include <deque>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -32,6 +34,8 @@ class ReceiveRanges {
   void pop_front();
   /// Records segment `seq`; returns false if it was already held.
   bool add(uint64_t seq);
+  /// Range nodes allocated so far (the peak number of ranges held at once).
+  [[nodiscard]] size_t nodes() const { return storage_.size(); }
   /// Fills `out` with SACK blocks: first the range holding `trigger` (the arrival that
   /// caused this ACK, if it is held), then the highest other ranges. Returns the count.
   size_t sack_blocks(uint64_t trigger, std::span<net::SackBlock> out) const;
@@ -54,7 +58,7 @@ class ReceiveRanges {
   Range& make(uint64_t start, uint64_t end);
   void recycle(Range& r) { free_.push_back(&r); }
 
-  std::deque<Range> storage_;  // stable addresses; grows to the peak number of ranges
+  std::vector<std::unique_ptr<Range>> storage_;  // owns the nodes; grows to the peak number of ranges
   std::vector<Range*> free_;
   Set set_;  // declared last: unlinked before the nodes are destroyed
 };

@@ -36,18 +36,22 @@ class RttEstimator {
       : RttEstimator(c.initial_rto, c.min_rto, c.max_rto, c.rto_granularity, c.min_rto_floor) {}
 
   void add_sample(Duration r) {
-    if (!view_.srtt) {
+    if (samples_ == 0) {  // the first sample (srtt, max_rtt and latest are set together)
       srtt_ = r;
       rttvar_ = r / 2;
+      view_.max_rtt = r;
     } else {
-      const Duration err = *view_.srtt > r ? *view_.srtt - r : r - *view_.srtt;
+      const Duration err = srtt_ > r ? srtt_ - r : r - srtt_;
       rttvar_ = Duration::picoseconds((3 * rttvar_.ps() + err.ps()) / 4);
       srtt_ = Duration::picoseconds((7 * srtt_.ps() + r.ps()) / 8);
+      if (r > *view_.max_rtt)
+        view_.max_rtt = r;
     }
     view_.srtt = srtt_;
     view_.latest = r;
-    view_.min_rtt = view_.min_rtt ? std::min(*view_.min_rtt, r) : r;
-    view_.max_rtt = view_.max_rtt ? std::max(*view_.max_rtt, r) : r;
+    // set_min_rtt may have set the minimum before the first sample
+    if (!view_.min_rtt || r < *view_.min_rtt)
+      view_.min_rtt = r;
     if (round_.samples == 0) {
       round_.min = round_.max = r;
     } else {
@@ -56,7 +60,7 @@ class RttEstimator {
     }
     ++round_.samples;
     round_sum_ps_ += r.ps();
-    if (tick_ > Duration::zero()) {
+    if (tick_ > Duration::zero()) [[unlikely]] {
       rto_ = tick_rto(r);
     } else if (floor_) {
       rto_ = std::min(std::max(min_rto_, srtt_ + rttvar_ * 4), max_rto_);

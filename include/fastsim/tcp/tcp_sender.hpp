@@ -188,12 +188,25 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   void on_transmit_extras(uint64_t seq, bool retransmission);
   [[nodiscard]] cc::FlowView view() const;
   void try_send();
-  bool has_new_data() const;
+  [[nodiscard]] bool has_new_data() const {
+    if (!started_ || stopped_ || paused_)
+      return false;
+    if (total_ != 0 && snd_nxt_ >= total_)
+      return false;
+    return cfg_.receive_window == 0 || snd_nxt_ - snd_una_ < cfg_.receive_window;
+  }
   /// Next lost, unretransmitted, un-SACKed segment, or UINT64_MAX.
-  uint64_t next_retransmission();
+  uint64_t next_retransmission() {
+    if (lost_out_ <= retrans_out_)
+      return kNone;  // every lost segment is already resent: the usual case
+    return find_retransmission();
+  }
+  uint64_t find_retransmission();
   /// Segment `seq` is now lost and not yet resent: make next_retransmission find it.
   void note_retransmittable(uint64_t seq);
   void transmit(uint64_t seq, bool retransmission);
+  /// transmit's body, inlined into try_send (the per-packet path); tcp_sender.cpp only.
+  [[gnu::always_inline]] inline void send_segment(uint64_t seq, bool retransmission);
   void on_cumulative_ack(uint64_t ack, net::Packet* p);
   void on_duplicate_ack();
   template <bool kRack>
@@ -201,7 +214,13 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   template <bool kRack>
   void mark_sacked(uint64_t seq);
   void mark_lost(uint64_t seq);
-  void advance_loss_marks();
+  /// RFC 6675 IsLost over the segments above mark_ptr_ (SACK without RACK).
+  void advance_loss_marks() {
+    // Fewer SACKed segments above mark_ptr_ than the threshold: none can be lost yet.
+    if (sacked_beyond_ >= cfg_.dupack_threshold)
+      advance_loss_marks_scan();
+  }
+  void advance_loss_marks_scan();
   void enter_recovery();
   void on_rto_timer();
   void on_cc_timer();
@@ -290,6 +309,7 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   Time reduced_at_ = Time::zero();  // the current recovery's last window reduction
   bool resend_now_ = false;         // a reduction for a lost retransmission: resend at once
   const bool extras_;               // rack, prr or slow_start_after_idle is on
+  const bool send_events_;          // the algorithm wants on_send (asked once)
 
   Time completion_time_ = Time::never();
   std::function<void()> on_complete_;

@@ -7,6 +7,8 @@
 // - A file opened "transient" holds no file descriptor between writes: each flush of its
 //   buffer opens the temporary for appending, writes and closes it. Runs that write
 //   thousands of trace files so need a handful of descriptors, not one per file.
+// - The buffer has no inline storage and a transient file frees it after each flush: at
+//   10 000 traced flows a 500-byte inline buffer and its heap copy were 15 MB.
 #pragma once
 
 #include <cstddef>
@@ -63,6 +65,8 @@ class AtomicFile {
   /// std::system_error on failure (the temporary is then removed by the destructor).
   void commit();
   [[nodiscard]] const std::string& path() const { return path_; }
+  /// Bytes the write buffer holds allocated now (0 for a transient file between flushes).
+  [[nodiscard]] size_t buffer_capacity() const { return buf_.capacity() > 1 ? buf_.capacity() : 0; }
 
  private:
   void flush();
@@ -76,7 +80,8 @@ class AtomicFile {
   size_t limit_;
   bool transient_ = false;
   bool closed_ = false;
-  fmt::memory_buffer buf_;
+  using Buffer = fmt::basic_memory_buffer<char, 1>;  // no inline storage (see above)
+  Buffer buf_;
   bool committed_ = false;
 };
 
