@@ -1,8 +1,6 @@
-// 4-ary heap of (time, seq, event) entries with an in-place re-key of the firing event
+// Two-level timing wheel with a 4-ary far-future heap, popping in (time, seq) order
 // (see event_queue.hpp).
 #include "fastsim/core/event_queue.hpp"
-
-#include <cassert>
 
 namespace fastsim {
 
@@ -15,59 +13,181 @@ Event::~Event() {
     queue_->cancel(*this);
 }
 
-Event* EventQueue::begin_fire() {
-  assert(!heap_.empty() && !firing_);
-  Event* ev = heap_.front().ev;
-  ev->index_ = Event::kNotScheduled;
-  firing_ = true;
-  return ev;
-}
-
-void EventQueue::finish_pop() {
-  firing_ = false;
-  const Entry last = heap_.back();
-  heap_.pop_back();
-  if (heap_.empty())
-    return;
-  sift_down(0, last);
-}
-
-void EventQueue::schedule(Event& ev, Time t) {
-  assert(!ev.scheduled() || ev.queue_ == this);  // an event is pending on one queue at a time
-  const Entry e{t, next_seq_++, &ev};
-  ev.time_ = t;
-  ev.queue_ = this;
-  if (firing_) {
-    if (heap_.front().ev == &ev) {  // the firing event reschedules itself: re-key the root
-      firing_ = false;
-      sift_down(0, e);
-      return;
-    }
-    finish_pop();
-  }
-  if (ev.index_ == Event::kNotScheduled) {
-    heap_.push_back(e);
-    sift_up(static_cast<uint32_t>(heap_.size() - 1), e);
-  } else {
-    // The new key may be earlier or later than the old one.
-    const uint32_t i = ev.index_;
-    if (i > 0 && before(e, heap_[(i - 1) / kArity]))
-      sift_up(i, e);
-    else
-      sift_down(i, e);
-  }
-}
-
 void EventQueue::cancel(Event& ev) {
   if (ev.index_ == Event::kNotScheduled)
     return;
-  if (firing_)
-    finish_pop();
-  remove_at(ev.index_);
+  unlink(ev);
+  ev.index_ = Event::kNotScheduled;
+  --size_;
 }
 
-void EventQueue::remove_at(uint32_t i) {
-  heap_[i].ev->index_ = Event::kNotScheduled;
+void EventQueue::clear() {
+  const auto unschedule = [](auto& buckets, auto& used) {
+    for (Bucket& bk : buckets) {
+      for (Event* e = bk.head; e != nullptr; e = e->next_)
+        e->index_ = Event::kNotScheduled;
+      bk = {};
+    }
+    used = {};
+  };
+  unschedule(fine_, fine_used_);
+  unschedule(coarse_, coarse_used_);
+  for (const Entry& e : heap_)
+    e.ev->index_ = Event::kNotScheduled;
+  heap_.clear();
+  far_due_ = false;
+  size_ = 0;
+}
+
+// Files `ev` (time_ and seq_ set, not in any structure) by its fine index `f`: the
+// general case of schedule().
+void EventQueue::file(Event& ev, uint64_t f) {
+  if (f - cursor_ < period_end_ - cursor_) {  // cursor_ <= f < period_end_ (unsigned wrap)
+    insert_fine(ev, f);
+  } else if (f - period_end_ < coarse_end_ - period_end_) {
+    const auto b = static_cast<uint32_t>(f >> kFineBits) & (kCoarseN - 1);
+    Bucket& bk = coarse_[b];
+    ev.index_ = Event::kInWheel;
+    ev.next_ = nullptr;
+    ev.prev_ = bk.tail;
+    if (bk.tail != nullptr) {
+      bk.tail->next_ = &ev;
+    } else {
+      bk.head = &ev;
+      coarse_used_.set(b);
+    }
+    bk.tail = &ev;
+  } else {
+    const Entry e{ev.time_, ev.seq_, &ev};
+    heap_.push_back(e);
+    sift_up(static_cast<uint32_t>(heap_.size() - 1), e);
+    if (ev.time_ < period_end_time())
+      far_due_ = true;
+  }
+}
+
+// Inserts `ev` into its fine bucket after the last event not later than it. Precondition:
+// its seq is larger than those of the bucket's events (true for a fresh schedule, and for
+// a period poured in seq order into an empty fine wheel).
+void EventQueue::insert_fine(Event& ev, uint64_t f) {
+  const auto b = static_cast<uint32_t>(f) & (kFineN - 1);
+  Bucket& bk = fine_[b];
+  ev.index_ = Event::kInWheel;
+  Event* after = bk.tail;
+  while (after != nullptr && after->time_ > ev.time_)
+    after = after->prev_;
+  ev.prev_ = after;
+  if (after != nullptr) {
+    ev.next_ = after->next_;
+    after->next_ = &ev;
+  } else {
+    ev.next_ = bk.head;
+    if (bk.head == nullptr)
+      fine_used_.set(b);
+    bk.head = &ev;
+  }
+  if (ev.next_ != nullptr)
+    ev.next_->prev_ = &ev;
+  else
+    bk.tail = &ev;
+}
+
+// Removes a pending `ev` from whichever structure holds it (index_ left to the caller).
+void EventQueue::unlink(Event& ev) {
+  if (ev.index_ != Event::kInWheel) {
+    heap_remove(ev.index_);
+    return;
+  }
+  // A wheel event is in the fine wheel iff it is in the current period: the period only
+  // moves on when the fine wheel is empty, pouring in the whole next occupied period.
+  const uint64_t f = fine_index(ev.time_);
+  const bool fine = f < period_end_;
+  const uint32_t b =
+      fine ? static_cast<uint32_t>(f) & (kFineN - 1) : static_cast<uint32_t>(f >> kFineBits) & (kCoarseN - 1);
+  Bucket& bk = fine ? fine_[b] : coarse_[b];
+  if (ev.prev_ != nullptr)
+    ev.prev_->next_ = ev.next_;
+  else
+    bk.head = ev.next_;
+  if (ev.next_ != nullptr)
+    ev.next_->prev_ = ev.prev_;
+  else
+    bk.tail = ev.prev_;
+  if (bk.head == nullptr) {
+    if (fine)
+      fine_used_.reset(b);
+    else
+      coarse_used_.reset(b);
+  }
+}
+
+void EventQueue::set_period(uint64_t period) {
+  period_ = period;
+  period_end_ = (period + 1) << kFineBits;
+  coarse_end_ = (period + kCoarseN) << kFineBits;
+  far_due_ = !heap_.empty() && heap_.front().time < period_end_time();
+}
+
+// Makes `period` (occupied in the coarse wheel, the fine wheel empty) the current one.
+void EventQueue::pour(uint64_t period) {
+  const auto b = static_cast<uint32_t>(period) & (kCoarseN - 1);
+  Event* e = coarse_[b].head;
+  coarse_[b] = {};
+  coarse_used_.reset(b);
+  set_period(period);
+  cursor_ = period << kFineBits;
+  while (e != nullptr) {
+    Event* next = e->next_;
+    insert_fine(*e, fine_index(e->time_));
+    e = next;
+  }
+}
+
+Event* EventQueue::pop_heap() {
+  Event* ev = heap_.front().ev;
+  heap_remove(0);
+  ev->index_ = Event::kNotScheduled;
+  --size_;
+  if (!fine_used_.any() && !coarse_used_.any() && ev->time_ >= Time::zero() && ev->time_ < Time::never()) {
+    // The wheel is empty: re-anchor it at now, so that what follows is filed there.
+    const uint64_t f = fine_index(ev->time_);
+    set_period(f >> kFineBits);
+    cursor_ = f;
+  }
+  return ev;
+}
+
+Event* EventQueue::pop_slow(Time end) {
+  for (;;) {
+    const uint32_t b = fine_used_.find_from(static_cast<uint32_t>(cursor_) & (kFineN - 1));
+    if (b < kFineN) {
+      Event* ev = fine_[b].head;
+      if (!heap_.empty() && heap_first(*ev))
+        return heap_.front().time <= end ? pop_heap() : nullptr;
+      return ev->time_ <= end ? take_fine(b) : nullptr;
+    }
+    if (coarse_used_.any()) {
+      // The next occupied period, searching circularly from the one after the current.
+      const auto from = static_cast<uint32_t>(period_ + 1) & (kCoarseN - 1);
+      uint32_t c = coarse_used_.find_from(from);
+      if (c == kCoarseN)
+        c = coarse_used_.find_from(0);
+      const uint64_t next = period_ + 1 + ((c - from) & (kCoarseN - 1));
+      const Time start = Time::from_ps(static_cast<int64_t>(next << (kFineShift + kFineBits)));
+      if (heap_.empty() || heap_.front().time >= start) {
+        if (start > end)
+          return nullptr;
+        pour(next);
+        continue;
+      }
+    }
+    if (heap_.empty() || heap_.front().time > end)
+      return nullptr;
+    return pop_heap();
+  }
+}
+
+void EventQueue::heap_remove(uint32_t i) {
   const Entry last = heap_.back();
   heap_.pop_back();
   if (i == heap_.size())
@@ -83,10 +203,10 @@ void EventQueue::sift_up(uint32_t i, const Entry& e) {
     const uint32_t parent = (i - 1) / kArity;
     if (!before(e, heap_[parent]))
       break;
-    place(heap_[parent], i);
+    heap_place(heap_[parent], i);
     i = parent;
   }
-  place(e, i);
+  heap_place(e, i);
 }
 
 void EventQueue::sift_down(uint32_t i, const Entry& e) {
@@ -111,10 +231,10 @@ void EventQueue::sift_down(uint32_t i, const Entry& e) {
     }
     if (bt > e.time || (bt == e.time && bs >= e.seq))
       break;
-    place(h[best], i);
+    heap_place(h[best], i);
     i = best;
   }
-  place(e, i);
+  heap_place(e, i);
 }
 
 }  // namespace fastsim

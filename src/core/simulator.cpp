@@ -31,14 +31,11 @@ void Simulator::call_at(Time t, std::function<void()> fn) {
 
 void Simulator::run_until(Time end, const std::function<void()>& on_progress, uint64_t progress_every) {
   stop_requested_ = false;
-  queue_.end_fire();  // a handler that threw out of the previous run left its event at the root
   uint64_t next_progress = events_ + progress_every;
-  while (!queue_.empty() && queue_.top_time() <= end) {
-    Event* ev = queue_.begin_fire();
+  while (Event* ev = queue_.pop_until(end)) {
     now_ = ev->time();
     ++events_;
     ev->fire();
-    queue_.end_fire();
     if (stop_requested_)
       return;
     if (events_ >= next_progress) {

@@ -1,8 +1,8 @@
 // Event engine: (time, seq) order, cancel, reschedule, the guards (no scheduling in the
 // past; destroying a pending event cancels it, in either destruction order), and
 // randomized comparisons against a reference model ordered by (time, seq), including
-// handlers that schedule, re-key (themselves too: the in-place re-key of the firing
-// root), cancel and destroy events from inside fire().
+// handlers that schedule, re-key (themselves too), cancel and destroy events from
+// inside fire(). The wheel's levels: event_wheel_test.cpp.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -153,7 +153,7 @@ TEST_CASE("the event of a handler that threw may be destroyed before the simulat
   sim.schedule_at(later, Time::from_ps(8));
   CHECK_THROWS_AS(sim.run_until(Time::from_ps(10)), std::runtime_error);
   CHECK_FALSE(ev->scheduled());
-  ev.reset();  // still the heap's root until the next run: the queue must not touch it (ASan)
+  ev.reset();  // the queue must not touch it again (ASan)
   CHECK(sim.pending() == 1);
   sim.run_until(Time::from_ps(10));  // the queue is usable: the other event fires
   CHECK(log == std::vector<int>{1});
@@ -307,8 +307,8 @@ class Churn {
     forget(id);
     if (budget_ <= 0)
       return;
-    // Half the time the handler re-keys itself before anything else (the in-place path
-    // of begin_fire/end_fire), otherwise after other operations or not at all.
+    // Half the time the handler re-keys itself before anything else (a link's next
+    // delivery), otherwise after other operations or not at all.
     const bool rekey_first = rng_() % 2 == 0;
     if (rekey_first)
       schedule(id, sim_.now().ps() + static_cast<int64_t>(rng_() % 25));

@@ -1,7 +1,8 @@
 // An intrusive, reusable simulation event (OMNeT++/htsim style).
 // - Components own their events as members (a link's next delivery, RTO, delayed-ACK
 //   timer, sampler tick); nothing is allocated to schedule one.
-// - The event stores its own heap index so cancel and reschedule are O(log n).
+// - The event carries its own place in the queue (list links for the timing wheel, an
+//   index for the far-future heap), so cancel and reschedule need no search.
 // - Ordering is (time, seq): seq is assigned when the event is (re)scheduled, so
 //   simultaneous events fire in scheduling order (ns-3's FIFO tie-break).
 // - Destroying a pending event cancels it (OMNeT++ cancels a message its owner deletes):
@@ -36,9 +37,13 @@ class Event {
  private:
   friend class EventQueue;
   static constexpr uint32_t kNotScheduled = UINT32_MAX;
+  static constexpr uint32_t kInWheel = UINT32_MAX - 1;
   Time time_;
-  uint32_t index_ = kNotScheduled;
-  EventQueue* queue_ = nullptr;  // the queue it was last scheduled on (valid while index_ is set)
+  uint64_t seq_ = 0;
+  Event* next_ = nullptr;  // the wheel bucket's list (index_ == kInWheel)
+  Event* prev_ = nullptr;
+  EventQueue* queue_ = nullptr;     // the queue it was last scheduled on (valid while index_ is set)
+  uint32_t index_ = kNotScheduled;  // kNotScheduled, kInWheel or the position in the far heap
 };
 
 /// An event that calls a member function of its owner: `MemberEvent<Link, &Link::on_arrival>`.
