@@ -71,6 +71,13 @@ RandomStream& Link::loss_rng() {
   return *rng_;
 }
 
+void Link::make_room() {
+  // Delivered slots stay in the ring until the view passes them: bring it to now first.
+  sync_due(sim_.now());
+  if (tail_ - head_ == ring_.size())
+    grow();
+}
+
 void Link::grow() {
   std::vector<Slot> bigger(ring_.size() * 2);
   const uint64_t mask = bigger.size() - 1;
@@ -80,8 +87,8 @@ void Link::grow() {
   mask_ = mask;
 }
 
-// The per-slot steps (integrate_queue, serve, arrive, start, advance_view, retire,
-// pop_head, note_arrival) are forced inline into their few callers in this file: GCC
+// The per-slot steps (integrate_queue, serve, arrive, start, advance_view, retire)
+// are forced inline into their few callers in this file: GCC
 // kept them out of line, and the calls were 6.6 % of B1's instructions (callgrind:
 // 2781 -> 2597 per delivered packet; docs/performance.md).
 void Link::count_drop(Packet* p, bool early) {
@@ -137,74 +144,70 @@ void Link::drop(Packet* p, Time in, bool early) {
     count_drop(drops_ahead_.front().pkt, drops_ahead_.front().early);
     drops_ahead_.pop_front();
   }
-  for (;;) {
-    // Slots that never wait (served at once) start on arrival.
-    while (started_ < arrived_ && slot(started_).tx_start == slot(started_).in)
-      ++started_;
-    const bool can_start = started_ < arrived_ && slot(started_).tx_start <= now;
-    const bool can_arrive = arrived_ < tail_ && slot(arrived_).in <= now;
-    // At equal times a departure from the queue comes before an arrival into it.
-    if (can_start && (!can_arrive || slot(started_).tx_start <= slot(arrived_).in)) {
-      start(slot(started_++));
-    } else if (can_arrive) {
-      arrive(slot(arrived_++));
-    } else {
+  // One visit per arrival; before it, the waiting packets that start at or before it
+  // (at equal times a departure from the queue comes before an arrival into it).
+  while (arrived_ < tail_) {
+    Slot& a = slot(arrived_);
+    if (a.in > now)
+      break;
+    start_until(a.in);
+    arrive(a);
+    ++arrived_;
+  }
+  start_until(now);
+}
+
+[[gnu::always_inline]] inline void Link::start_until(Time t) {
+  // Slots that never waited (tx_start == in) started on arrival: only skipped here.
+  while (started_ < arrived_) {
+    const Slot& s = slot(started_);
+    if (s.tx_start > t)
       return;
-    }
+    if (s.tx_start > s.in)
+      start(s);
+    ++started_;
   }
 }
 
 [[gnu::always_inline]] inline void Link::retire(Time now) {
-  while (head_ < arrived_) {
-    Slot& s = slot(head_);
-    switch (s.state) {
-      case SlotState::kPending:
-        return;
-      case SlotState::kDelivered:  // counted when delivered
-        break;
-      case SlotState::kChained:
-        if (out(s) > now)
-          return;
-        ++counters_.departures;
-        break;
-      case SlotState::kLost:
-        if (out(s) > now)
-          return;
-        ++counters_.random_losses;
-        ++s.pkt->route->counters->random_losses;
-        pool_.release(s.pkt);
-        break;
+  uint64_t head = head_;
+  for (; head < arrived_; ++head) {
+    Slot& s = slot(head);
+    if (s.state == SlotState::kDelivered)  // counted when delivered
+      continue;
+    if (s.state == SlotState::kPending || out(s) > now)
+      break;
+    if (s.state == SlotState::kChained) {
+      ++counters_.departures;
+    } else {  // kLost
+      ++counters_.random_losses;
+      ++s.pkt->route->counters->random_losses;
+      pool_.release(s.pkt);
+      lost_.pop_front();
     }
-    pop_head(s);
   }
-}
-
-[[gnu::always_inline]] inline void Link::pop_head(const Slot& s) {
-  if (admit_ == head_) {  // it started before any future input time
+  // Slots the admission view still counted as waiting started before any future input
+  // time: they leave it with the head.
+  for (; admit_ < head; ++admit_) {
     --admit_queue_pkts_;
-    admit_queue_bytes_ -= s.size;
-    ++admit_;
+    admit_queue_bytes_ -= slot(admit_).size;
   }
-  // The view skips slots that never waited lazily (advance_view); a waiting slot has
-  // started in the view before it leaves. Skip it now: once the head passes it, its ring
-  // position is reused, and the view would read a later packet there as this one (and
-  // start that one twice: the queue count went below zero on lightly loaded hops).
-  if (started_ == head_)
-    ++started_;
-  ++head_;
+  // The real-time view has started every slot before `now` (advance_view ran first); a
+  // slot that never waited may still be under started_, which is skipped lazily: move it
+  // past the head, whose ring positions are reused (the view would otherwise read a later
+  // packet there as this one and start it twice).
+  started_ = std::max(started_, head);
+  head_ = head;
 }
 
 void Link::sync_due(Time now) {
   advance_view(now);
   retire(now);
-  // The earliest time at which the view or the retirement has work again.
+  // The next time something outside the link's own statistics changes: a chained drop
+  // reaching the link, or a lost packet leaving the wire (route counters, the pool).
   Time due = drops_ahead_.empty() ? Time::never() : drops_ahead_.front().in;
-  if (arrived_ < tail_)
-    due = std::min(due, slot(arrived_).in);
-  if (started_ < arrived_)  // advance_view left started_ on a waiting slot
-    due = std::min(due, slot(started_).tx_start);
-  if (head_ < arrived_ && slot(head_).state != SlotState::kPending)  // chained or lost, on the wire
-    due = std::min(due, out(slot(head_)));
+  if (!lost_.empty())
+    due = std::min(due, out(slot(lost_.front())));
   next_due_ = due;
 }
 
@@ -300,8 +303,8 @@ void Link::accept(Packet* p, Time in) {
     drop(p, in, last_early_drop_);
     return;
   }
-  if (tail_ - head_ == ring_.size())
-    grow();
+  if (tail_ - head_ == ring_.size()) [[unlikely]]
+    make_room();
   const uint64_t idx = tail_++;
   Slot& s = slot(idx);
   s.pkt = p;
@@ -327,7 +330,10 @@ void Link::accept(Packet* p, Time in) {
     s.state = SlotState::kLost;
     if (deliver_ == idx)
       deliver_ = tail_;
-    note_arrival(s);
+    if (lost_.full())
+      lost_.set_capacity(std::max<size_t>(kInitialSlots, 2 * lost_.capacity()));
+    lost_.push_back(idx);
+    next_due_ = std::min(next_due_, out(s));
     return;
   }
   const auto& links = p->route->links;
@@ -336,13 +342,11 @@ void Link::accept(Packet* p, Time in) {
     s.state = SlotState::kChained;
     if (deliver_ == idx)
       deliver_ = tail_;
-    note_arrival(s);
     ++p->hop;
     next->accept(p, out(s));
     return;
   }
   s.state = SlotState::kPending;
-  note_arrival(s);
   if (deliver_ == idx)
     sim_.schedule_at(delivery_event_, out(s));
 }
@@ -375,24 +379,8 @@ std::optional<Time> Link::admit_modelled(Time in, uint32_t bytes, bool ecn_capab
   return start;
 }
 
-[[gnu::always_inline]] inline void Link::note_arrival(Slot& s) {
-  if (s.in > sim_.now()) {  // chained from the feeder: arrives later
-    next_due_ = std::min(next_due_, s.in);
-    return;
-  }
-  // Arriving now, after sync(): the view is exactly at this slot.
-  const bool on_wire = s.state == SlotState::kChained || s.state == SlotState::kLost;
-  arrive(s);
-  ++arrived_;
-  if (s.tx_start > s.in)
-    next_due_ = std::min(next_due_, s.tx_start);
-  else if (on_wire && head_ + 1 == arrived_)
-    next_due_ = std::min(next_due_, out(s));
-}
-
 void Link::on_delivery() {
-  const uint64_t delivered = deliver_;
-  Slot& s = slot(delivered);
+  Slot& s = slot(deliver_);
   Packet* p = s.pkt;
   s.state = SlotState::kDelivered;
   ++counters_.departures;
@@ -408,11 +396,6 @@ void Link::on_delivery() {
     __builtin_prefetch(&slot(i + kRingAhead));
   }
   sync();
-  if (head_ == delivered && arrived_ > delivered) {  // the usual case: it was the oldest packet
-    pop_head(slot(delivered));
-    if (head_ < arrived_ && slot(head_).state != SlotState::kPending)
-      next_due_ = std::min(next_due_, out(slot(head_)));
-  }
   hand_on(p);
 }
 
@@ -423,7 +406,7 @@ void Link::unexpected_feeder() const {
 }
 
 const LinkCounters& Link::counters() {
-  sync();
+  refresh();
   const Time now = sim_.now();
   integrate_queue(now);
   // What the transmitter has still to do of the packets started counts later.
@@ -432,24 +415,24 @@ const LinkCounters& Link::counters() {
 }
 
 uint64_t Link::queue_packets() {
-  sync();
+  refresh();
   return queued_pkts_;
 }
 
 uint64_t Link::queue_bytes() {
-  sync();
+  refresh();
   return queued_bytes_;
 }
 
 uint64_t Link::take_period_max_queue() {
-  sync();
+  refresh();
   const uint64_t m = period_max_queue_;
   period_max_queue_ = queued_pkts_;
   return m;
 }
 
 uint64_t Link::packets_on_link() {
-  sync();
+  refresh();
   uint64_t n = 0;
   for_each_packet([&](const Packet&) { ++n; });
   return n;

@@ -155,7 +155,7 @@ class Link final : public PacketSink {
       aqm_visit(true, [&](const Packet& p) { fn(p); });
       return;
     }
-    sync();
+    refresh();
     for (uint64_t i = started_; i < arrived_; ++i) {
       const Slot& s = slot(i);
       if (s.tx_start > s.in)
@@ -224,21 +224,27 @@ class Link final : public PacketSink {
   /// Moves the admission view to time `in` (>= every earlier input time).
   void advance_admission(Time in);
   void on_delivery();
-  /// Brings queue statistics up to now and frees slots whose packets have left.
+  /// Does what is due outside the link's own statistics (a chained drop reaching the
+  /// link, a lost packet leaving the wire: route counters and the pool see them then).
   void sync() {
     const Time now = sim_.now();
     if (now >= next_due_)
       sync_due(now);
   }
+  /// Brings the real-time view (queue statistics, counters) to now and frees the slots
+  /// whose packets have left: for a read, or when the ring is full.
+  void refresh() { sync_due(sim_.now()); }
   void sync_due(Time now);
+  /// The ring is full: frees what has left by now, else doubles it.
+  void make_room();
   void advance_view(Time now);
+  /// The view's waiting packets that start at or before `t` start.
+  void start_until(Time t);
   void retire(Time now);
   void arrive(Slot& s);
   /// A packet arriving at `in` is dropped at the queue (RED if `early`).
   void drop(Packet* p, Time in, bool early);
   void count_drop(Packet* p, bool early);
-  void note_arrival(Slot& s);
-  void pop_head(const Slot& s);
   void start(const Slot& s);
   /// The slot's packet starts serialization (its busy time runs from then).
   void serve(const Slot& s);
@@ -298,8 +304,8 @@ class Link final : public PacketSink {
   double pipe_ps_per_byte_ = 0;  // a pipe's transmission time per byte (utilization)
   std::optional<DummynetPipe> pipe_;
   std::unique_ptr<RedGate> red_;
-  std::unique_ptr<AqmPath> aqm_;  // cfg.aqm: packets take the event-driven path (aqm_link.hpp)
-  bool last_early_drop_ = false;  // admit()'s reason for its last refusal
+  std::unique_ptr<AqmPath> aqm_;          // cfg.aqm: packets take the event-driven path (aqm_link.hpp)
+  bool last_early_drop_ = false;          // admit()'s reason for its last refusal
   bool red_marked_ = false;               // admit_modelled(): RED marked the packet it admitted
   uint64_t mark_threshold_ = UINT64_MAX;  // step marker: mark at this many waiting packets (max: off)
   MemberEvent<Link, &Link::on_delivery> delivery_event_{this};
@@ -342,6 +348,8 @@ class Link final : public PacketSink {
   uint64_t queued_bytes_ = 0;
   uint64_t period_max_queue_ = 0;
   Time next_due_ = Time::never();  // sync() has nothing to do before this time
+  // Lost slots not yet retired, oldest first (their packets return to the pool at out()).
+  boost::circular_buffer<uint64_t> lost_;
   Time area_since_ = Time::zero();
   LinkCounters counters_;
   // Serialization times of the last two packet sizes seen ([0] the most recent).
