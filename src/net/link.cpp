@@ -119,7 +119,7 @@ void Link::drop(Packet* p, Time in, bool early) {
 }
 
 [[gnu::always_inline]] inline void Link::arrive(Slot& s) {
-  ++counters_.arrivals;
+  // Arrivals are counted by the view's cursor (counters()).
   counters_.ce_marks += s.marked ? 1 : 0;
   if (s.tx_start > s.in) {
     integrate_queue(s.in);
@@ -127,7 +127,7 @@ void Link::drop(Packet* p, Time in, bool early) {
     queued_bytes_ += s.size;
     counters_.max_queue_pkts = std::max(counters_.max_queue_pkts, queued_pkts_);
     period_max_queue_ = std::max(period_max_queue_, queued_pkts_);
-  } else {
+  } else if (pipe_mode_) [[unlikely]] {  // a FIFO's service is summed at admission
     serve(s);
   }
 }
@@ -136,7 +136,8 @@ void Link::drop(Packet* p, Time in, bool early) {
   integrate_queue(s.tx_start);
   --queued_pkts_;
   queued_bytes_ -= s.size;
-  serve(s);
+  if (pipe_mode_) [[unlikely]]
+    serve(s);
 }
 
 [[gnu::always_inline]] inline void Link::advance_view(Time now) {
@@ -297,6 +298,10 @@ void Link::accept(Packet* p, Time in) {
       busy_until_ = *start + tx_time(size);
     }
   }
+  if (start && !pipe_mode_) {  // what its transmitter serves (counters() takes off what has not started)
+    bytes_admitted_ += size;
+    busy_admitted_ += tx_time(size);
+  }
   if (!start) {
     if (observer_ != nullptr) [[unlikely]]
       observer_->link_dropped(observer_object_, *p, in, last_early_drop_);
@@ -409,9 +414,26 @@ const LinkCounters& Link::counters() {
   refresh();
   const Time now = sim_.now();
   integrate_queue(now);
+  report_ = counters_;
+  report_.arrivals += arrived_;  // slots that have arrived (drops and an AQM's count in counters_)
+  if (!pipe_mode_ && !aqm_) {
+    // A FIFO serves its slots back to back in ring order: the packets started are the
+    // admitted ones less a suffix of the ring not yet started, and the transmitter works
+    // until the last started one is serialized.
+    uint64_t k = tail_;
+    Duration busy = busy_admitted_;
+    uint64_t bytes = bytes_admitted_;
+    for (; k > head_ && slot(k - 1).tx_start > now; --k) {
+      busy -= tx_time(slot(k - 1).size);
+      bytes -= slot(k - 1).size;
+    }
+    busy_started_ = busy;
+    report_.bytes_sent = bytes;
+    busy_end_ = k > head_ ? slot(k - 1).tx_start + tx_time(slot(k - 1).size) : Time::zero();
+  }
   // What the transmitter has still to do of the packets started counts later.
-  counters_.busy = busy_started_ - std::max(Duration::zero(), busy_end_ - now);
-  return counters_;
+  report_.busy = busy_started_ - std::max(Duration::zero(), busy_end_ - now);
+  return report_;
 }
 
 uint64_t Link::queue_packets() {

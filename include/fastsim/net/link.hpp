@@ -341,6 +341,9 @@ class Link final : public PacketSink {
   // batch released at one tick is spread as if served back to back).
   Duration busy_started_;
   Time busy_end_ = Time::zero();
+  // A FIFO's service (not a pipe's): summed over every admitted slot when it is admitted.
+  Duration busy_admitted_;
+  uint64_t bytes_admitted_ = 0;
   // Real-time view, at now: slots before arrived_ have arrived; queued ones before started_ have started.
   uint64_t arrived_ = 0;
   uint64_t started_ = 0;
@@ -351,7 +354,10 @@ class Link final : public PacketSink {
   // Lost slots not yet retired, oldest first (their packets return to the pool at out()).
   boost::circular_buffer<uint64_t> lost_;
   Time area_since_ = Time::zero();
+  // Counted as they happen: drops, marks, losses, departures, the queue's integral and
+  // maximum, and a pipe's or an AQM's service and arrivals; counters() adds the rest.
   LinkCounters counters_;
+  LinkCounters report_;  // what counters() returns
   // Serialization times of the last two packet sizes seen ([0] the most recent).
   struct TxMemo {
     uint32_t bytes = 0;
