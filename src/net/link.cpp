@@ -47,6 +47,8 @@ Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
   modelled_ = pipe_mode_ || red_ != nullptr || aqm_ != nullptr;
   if (cfg_.marking)
     mark_threshold_ = cfg_.marking->threshold_pkts;
+  may_mark_ = cfg_.marking.has_value() || modelled_;
+  may_lose_ = cfg_.loss_rate > 0.0;
 }
 
 Link::~Link() = default;
@@ -273,6 +275,7 @@ void Link::apply_loss_changes(Time in) {
     injected_losses_ += it->inject;
   }
   loss_changes_.erase(loss_changes_.begin(), it);
+  may_lose_ = injected_losses_ > 0 || cfg_.loss_rate > 0.0;
   next_loss_change_ = loss_changes_.empty() ? Time::never() : loss_changes_.front().at;
 }
 
@@ -316,9 +319,12 @@ void Link::accept(Packet* p, Time in) {
   s.in = in;
   s.size = size;
   // ECN: the step marker sees the packets waiting at `in` (this one not yet counted).
-  s.marked = (admit_queue_pkts_ >= mark_threshold_ && p->ecn_capable()) || (modelled_ && red_marked_);
-  if (s.marked)
-    p->mark_ce();
+  s.marked = false;
+  if (may_mark_) [[unlikely]] {
+    s.marked = (admit_queue_pkts_ >= mark_threshold_ && p->ecn_capable()) || (modelled_ && red_marked_);
+    if (s.marked)
+      p->mark_ce();
+  }
   if (*start > in) {
     ++admit_queue_pkts_;
     admit_queue_bytes_ += s.size;
@@ -326,12 +332,14 @@ void Link::accept(Packet* p, Time in) {
     admit_ = tail_;  // everything before has started; this one starts at once
   }
   s.tx_start = *start;
-  const bool lost = injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && loss_rng().bernoulli(cfg_.loss_rate));
+  const bool lost =
+      may_lose_ && (injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && loss_rng().bernoulli(cfg_.loss_rate)));
   if (observer_ != nullptr) [[unlikely]]
     observer_->link_admitted(observer_object_, *p, in, s.tx_start, out(s), lost);
   if (lost) {
     if (injected_losses_ > 0)
       --injected_losses_;
+    may_lose_ = injected_losses_ > 0 || cfg_.loss_rate > 0.0;
     s.state = SlotState::kLost;
     if (deliver_ == idx)
       deliver_ = tail_;
@@ -342,7 +350,7 @@ void Link::accept(Packet* p, Time in) {
     return;
   }
   const auto& links = p->route->links;
-  Link* next = p->hop + 1u < links.size() ? links[p->hop + 1u] : nullptr;
+  Link* next = feeds_chain_ && p->hop + 1u < links.size() ? links[p->hop + 1u] : nullptr;
   if (next != nullptr && next->feeder_ == this) {
     s.state = SlotState::kChained;
     if (deliver_ == idx)
@@ -473,6 +481,11 @@ void wire_single_fed_links(std::span<const Route* const> routes) {
     if (link->aqm() != nullptr || (only != nullptr && only->aqm() != nullptr))
       only = nullptr;
     link->set_single_feeder(only);
+  }
+  // A feeder is itself on a route (a key): it looks up the next link of its packets.
+  for (auto& [link, from] : feeders) {
+    if (const Link* f = link->single_feeder())
+      feeders.find(const_cast<Link*>(f))->first->feeds_chain_ = true;
   }
 }
 

@@ -179,6 +179,7 @@ class Link final : public PacketSink {
 
  private:
   friend class AqmPath;
+  friend void wire_single_fed_links(std::span<const Route* const> routes);
   void aqm_visit(bool queued_only, const std::function<void(const Packet&)>& fn) const;
   /// A packet entering now when enters_elsewhere_: to the AQM path, or unexpected_feeder().
   void enter_elsewhere(Packet* p);
@@ -298,8 +299,11 @@ class Link final : public PacketSink {
   // logic error on a chained one (feeder_ set). One flag, so the usual entry tests one byte.
   bool enters_elsewhere_ = false;
   uint32_t injected_losses_ = 0;
-  bool pipe_mode_ = false;  // served at ticks (pipe_ set); kept next to the hot fields
-  bool modelled_ = false;   // a pipe or RED: admission through admit_modelled()
+  bool pipe_mode_ = false;    // served at ticks (pipe_ set); kept next to the hot fields
+  bool modelled_ = false;     // a pipe or RED: admission through admit_modelled()
+  bool may_mark_ = false;     // a step marker, RED or a pipe: admission decides ECN marks
+  bool may_lose_ = false;     // a loss rate or injected losses: admission draws losses
+  bool feeds_chain_ = false;  // some link is chained behind this one (wire_single_fed_links)
   Duration wire_delay_;
   double pipe_ps_per_byte_ = 0;  // a pipe's transmission time per byte (utilization)
   std::optional<DummynetPipe> pipe_;
