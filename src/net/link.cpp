@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
@@ -466,6 +467,63 @@ uint64_t Link::packets_on_link() {
   uint64_t n = 0;
   for_each_packet([&](const Packet&) { ++n; });
   return n;
+}
+
+void Link::check_invariants() {
+  refresh();
+  check_state();
+}
+
+void Link::check_state() const {
+  const auto fail = [&](std::string_view what) {
+    throw std::logic_error(
+        fmt::format("link {}: invariant broken at {} s: {}", cfg_.id, sim_.now().to_seconds(), what));
+  };
+  if (aqm_)  // the ring is unused; the AQM discipline keeps the queue
+    return;
+  const Time now = sim_.now();
+  if (!(head_ <= admit_ && admit_ <= tail_ && head_ <= started_ && started_ <= arrived_ && arrived_ <= tail_ &&
+        head_ <= deliver_ && deliver_ <= tail_ && tail_ - head_ <= ring_.size()))
+    fail("cursor order head <= admit, started <= arrived <= tail, deliver in [head, tail]");
+  uint64_t queued = 0, queued_bytes = 0, admit_pkts = 0, admit_bytes = 0;
+  auto lost = lost_.begin();
+  for (uint64_t i = head_; i < tail_; ++i) {
+    const Slot& s = slot(i);
+    if (s.tx_start < s.in)
+      fail("a slot starts before it arrives");
+    if (i > head_ && (s.in < slot(i - 1).in || s.tx_start < slot(i - 1).tx_start))
+      fail("arrivals or starts out of ring order");
+    if ((i < arrived_) != (s.in <= now))
+      fail("the view's arrival cursor disagrees with the slots' arrival times");
+    if (s.in <= now && now < s.tx_start) {
+      ++queued;
+      queued_bytes += s.size;
+    }
+    if (i >= admit_) {
+      ++admit_pkts;
+      admit_bytes += s.size;
+    }
+    if ((i < deliver_ && s.state == SlotState::kPending) || (i == deliver_ && s.state != SlotState::kPending))
+      fail("the delivery cursor is not on the first pending slot");
+    if (s.state == SlotState::kLost) {
+      if (lost == lost_.end() || *lost != i)
+        fail("the lost-slot list does not match the lost slots");
+      ++lost;
+    }
+  }
+  if (lost != lost_.end())
+    fail("the lost-slot list names slots no longer in the ring");
+  if (queued != queued_pkts_ || queued_bytes != queued_bytes_)
+    fail(fmt::format("queue {} packets / {} bytes, recounted {} / {}", queued_pkts_, queued_bytes_, queued,
+                     queued_bytes));
+  if (admit_pkts != admit_queue_pkts_ || admit_bytes != admit_queue_bytes_)
+    fail("the admission view's queue does not match the slots it covers");
+  if (period_max_queue_ < queued_pkts_ || counters_.max_queue_pkts < period_max_queue_)
+    fail("a queue maximum below the current queue");
+  for (const DropAhead& d : drops_ahead_) {
+    if (d.in <= now)
+      fail("a chained drop due by now is not counted");
+  }
 }
 
 void wire_single_fed_links(std::span<const Route* const> routes) {

@@ -140,6 +140,10 @@ class Link final : public PacketSink {
   [[nodiscard]] uint64_t queue_bytes();
   /// Largest queue (packets) since the previous call; restarts from the current queue.
   [[nodiscard]] uint64_t take_period_max_queue();
+  /// Brings the link up to now and checks the consistency of its ring, cursors and lazy
+  /// statistics against a recount from the slots; throws std::logic_error naming what is
+  /// broken. For tests; debug builds (NDEBUG off) also check at every statistics read.
+  void check_invariants();
   /// Packets on the link now (waiting, serializing or propagating).
   [[nodiscard]] uint64_t packets_on_link();
   /// Packet slots the link holds memory for (its ring's capacity) and chained drops it
@@ -234,7 +238,14 @@ class Link final : public PacketSink {
   }
   /// Brings the real-time view (queue statistics, counters) to now and frees the slots
   /// whose packets have left: for a read, or when the ring is full.
-  void refresh() { sync_due(sim_.now()); }
+  void refresh() {
+    sync_due(sim_.now());
+#ifndef NDEBUG
+    check_state();
+#endif
+  }
+  /// check_invariants() without the refresh.
+  void check_state() const;
   void sync_due(Time now);
   /// The ring is full: frees what has left by now, else doubles it.
   void make_room();
@@ -280,8 +291,12 @@ class Link final : public PacketSink {
   }
   RandomStream& loss_rng();
   void grow();
-  Slot& slot(uint64_t i) { return ring_[i & mask_]; }
-  [[nodiscard]] const Slot& slot(uint64_t i) const { return ring_[i & mask_]; }
+  Slot& slot(uint64_t i) {
+    return ring_[i & mask_];
+  }
+  [[nodiscard]] const Slot& slot(uint64_t i) const {
+    return ring_[i & mask_];
+  }
   [[noreturn]] void unexpected_feeder() const;
   void schedule_loss_change(Time at, std::optional<double> rate, uint32_t inject);
   /// Applies the loss changes due at or before `in`.
