@@ -46,6 +46,18 @@
 // - The queue length is integrated exactly over time (mean queue); a packet's
 //   serialization counts towards utilization pro rata over the time it takes (busy_until()),
 //   so the busy time of any period is at most the period.
+// - Statistics are computed when they are read (counters(), queue_packets/bytes(),
+//   take_period_max_queue(), for_each_queued(), packets_on_link()): the real-time view
+//   walks the slots that arrived or started since the last read (one visit per arrival,
+//   starting the waiting packets before it), adding the queue integral's terms in time
+//   order as a per-change update would, and frees the slots whose packets have left. It
+//   also runs when the ring is full, before the ring would grow, so memory is as before.
+//   A drop-tail or RED FIFO's bytes sent and busy time are sums taken at admission less
+//   the ring's suffix not yet started. Between reads the packet path only does what others
+//   observe at its time: a chained drop reaching the link and a lost packet leaving the
+//   wire update the route's counters and return the packet to the pool at the link's
+//   first entry (accept, delivery, read) at or after that time. check_invariants()
+//   recounts all of it from the slots (tests; every read in debug builds).
 #pragma once
 
 #include <array>
