@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 #include <fmt/format.h>
@@ -47,6 +48,8 @@ Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
   modelled_ = pipe_mode_ || red_ != nullptr || aqm_ != nullptr;
   if (cfg_.marking)
     mark_threshold_ = cfg_.marking->threshold_pkts;
+  may_mark_ = cfg_.marking.has_value() || modelled_;
+  may_lose_ = cfg_.loss_rate > 0.0;
 }
 
 Link::~Link() = default;
@@ -71,6 +74,13 @@ RandomStream& Link::loss_rng() {
   return *rng_;
 }
 
+void Link::make_room() {
+  // Delivered slots stay in the ring until the view passes them: bring it to now first.
+  sync_due(sim_.now());
+  if (tail_ - head_ == ring_.size())
+    grow();
+}
+
 void Link::grow() {
   std::vector<Slot> bigger(ring_.size() * 2);
   const uint64_t mask = bigger.size() - 1;
@@ -80,8 +90,8 @@ void Link::grow() {
   mask_ = mask;
 }
 
-// The per-slot steps (integrate_queue, serve, arrive, start, advance_view, retire,
-// pop_head, note_arrival) are forced inline into their few callers in this file: GCC
+// The per-slot steps (integrate_queue, serve, arrive, start, advance_view, retire)
+// are forced inline into their few callers in this file: GCC
 // kept them out of line, and the calls were 6.6 % of B1's instructions (callgrind:
 // 2781 -> 2597 per delivered packet; docs/performance.md).
 void Link::count_drop(Packet* p, bool early) {
@@ -112,7 +122,7 @@ void Link::drop(Packet* p, Time in, bool early) {
 }
 
 [[gnu::always_inline]] inline void Link::arrive(Slot& s) {
-  ++counters_.arrivals;
+  // Arrivals are counted by the view's cursor (counters()).
   counters_.ce_marks += s.marked ? 1 : 0;
   if (s.tx_start > s.in) {
     integrate_queue(s.in);
@@ -120,7 +130,7 @@ void Link::drop(Packet* p, Time in, bool early) {
     queued_bytes_ += s.size;
     counters_.max_queue_pkts = std::max(counters_.max_queue_pkts, queued_pkts_);
     period_max_queue_ = std::max(period_max_queue_, queued_pkts_);
-  } else {
+  } else if (pipe_mode_) [[unlikely]] {  // a FIFO's service is summed at admission
     serve(s);
   }
 }
@@ -129,7 +139,8 @@ void Link::drop(Packet* p, Time in, bool early) {
   integrate_queue(s.tx_start);
   --queued_pkts_;
   queued_bytes_ -= s.size;
-  serve(s);
+  if (pipe_mode_) [[unlikely]]
+    serve(s);
 }
 
 [[gnu::always_inline]] inline void Link::advance_view(Time now) {
@@ -137,74 +148,70 @@ void Link::drop(Packet* p, Time in, bool early) {
     count_drop(drops_ahead_.front().pkt, drops_ahead_.front().early);
     drops_ahead_.pop_front();
   }
-  for (;;) {
-    // Slots that never wait (served at once) start on arrival.
-    while (started_ < arrived_ && slot(started_).tx_start == slot(started_).in)
-      ++started_;
-    const bool can_start = started_ < arrived_ && slot(started_).tx_start <= now;
-    const bool can_arrive = arrived_ < tail_ && slot(arrived_).in <= now;
-    // At equal times a departure from the queue comes before an arrival into it.
-    if (can_start && (!can_arrive || slot(started_).tx_start <= slot(arrived_).in)) {
-      start(slot(started_++));
-    } else if (can_arrive) {
-      arrive(slot(arrived_++));
-    } else {
+  // One visit per arrival; before it, the waiting packets that start at or before it
+  // (at equal times a departure from the queue comes before an arrival into it).
+  while (arrived_ < tail_) {
+    Slot& a = slot(arrived_);
+    if (a.in > now)
+      break;
+    start_until(a.in);
+    arrive(a);
+    ++arrived_;
+  }
+  start_until(now);
+}
+
+[[gnu::always_inline]] inline void Link::start_until(Time t) {
+  // Slots that never waited (tx_start == in) started on arrival: only skipped here.
+  while (started_ < arrived_) {
+    const Slot& s = slot(started_);
+    if (s.tx_start > t)
       return;
-    }
+    if (s.tx_start > s.in)
+      start(s);
+    ++started_;
   }
 }
 
 [[gnu::always_inline]] inline void Link::retire(Time now) {
-  while (head_ < arrived_) {
-    Slot& s = slot(head_);
-    switch (s.state) {
-      case SlotState::kPending:
-        return;
-      case SlotState::kDelivered:  // counted when delivered
-        break;
-      case SlotState::kChained:
-        if (out(s) > now)
-          return;
-        ++counters_.departures;
-        break;
-      case SlotState::kLost:
-        if (out(s) > now)
-          return;
-        ++counters_.random_losses;
-        ++s.pkt->route->counters->random_losses;
-        pool_.release(s.pkt);
-        break;
+  uint64_t head = head_;
+  for (; head < arrived_; ++head) {
+    Slot& s = slot(head);
+    if (s.state == SlotState::kDelivered)  // counted when delivered
+      continue;
+    if (s.state == SlotState::kPending || out(s) > now)
+      break;
+    if (s.state == SlotState::kChained) {
+      ++counters_.departures;
+    } else {  // kLost
+      ++counters_.random_losses;
+      ++s.pkt->route->counters->random_losses;
+      pool_.release(s.pkt);
+      lost_.pop_front();
     }
-    pop_head(s);
   }
-}
-
-[[gnu::always_inline]] inline void Link::pop_head(const Slot& s) {
-  if (admit_ == head_) {  // it started before any future input time
+  // Slots the admission view still counted as waiting started before any future input
+  // time: they leave it with the head.
+  for (; admit_ < head; ++admit_) {
     --admit_queue_pkts_;
-    admit_queue_bytes_ -= s.size;
-    ++admit_;
+    admit_queue_bytes_ -= slot(admit_).size;
   }
-  // The view skips slots that never waited lazily (advance_view); a waiting slot has
-  // started in the view before it leaves. Skip it now: once the head passes it, its ring
-  // position is reused, and the view would read a later packet there as this one (and
-  // start that one twice: the queue count went below zero on lightly loaded hops).
-  if (started_ == head_)
-    ++started_;
-  ++head_;
+  // The real-time view has started every slot before `now` (advance_view ran first); a
+  // slot that never waited may still be under started_, which is skipped lazily: move it
+  // past the head, whose ring positions are reused (the view would otherwise read a later
+  // packet there as this one and start it twice).
+  started_ = std::max(started_, head);
+  head_ = head;
 }
 
 void Link::sync_due(Time now) {
   advance_view(now);
   retire(now);
-  // The earliest time at which the view or the retirement has work again.
+  // The next time something outside the link's own statistics changes: a chained drop
+  // reaching the link, or a lost packet leaving the wire (route counters, the pool).
   Time due = drops_ahead_.empty() ? Time::never() : drops_ahead_.front().in;
-  if (arrived_ < tail_)
-    due = std::min(due, slot(arrived_).in);
-  if (started_ < arrived_)  // advance_view left started_ on a waiting slot
-    due = std::min(due, slot(started_).tx_start);
-  if (head_ < arrived_ && slot(head_).state != SlotState::kPending)  // chained or lost, on the wire
-    due = std::min(due, out(slot(head_)));
+  if (!lost_.empty())
+    due = std::min(due, out(slot(lost_.front())));
   next_due_ = due;
 }
 
@@ -269,6 +276,7 @@ void Link::apply_loss_changes(Time in) {
     injected_losses_ += it->inject;
   }
   loss_changes_.erase(loss_changes_.begin(), it);
+  may_lose_ = injected_losses_ > 0 || cfg_.loss_rate > 0.0;
   next_loss_change_ = loss_changes_.empty() ? Time::never() : loss_changes_.front().at;
 }
 
@@ -294,23 +302,30 @@ void Link::accept(Packet* p, Time in) {
       busy_until_ = *start + tx_time(size);
     }
   }
+  if (start && !pipe_mode_) {  // what its transmitter serves (counters() takes off what has not started)
+    bytes_admitted_ += size;
+    busy_admitted_ += tx_time(size);
+  }
   if (!start) {
     if (observer_ != nullptr) [[unlikely]]
       observer_->link_dropped(observer_object_, *p, in, last_early_drop_);
     drop(p, in, last_early_drop_);
     return;
   }
-  if (tail_ - head_ == ring_.size())
-    grow();
+  if (tail_ - head_ == ring_.size()) [[unlikely]]
+    make_room();
   const uint64_t idx = tail_++;
   Slot& s = slot(idx);
   s.pkt = p;
   s.in = in;
   s.size = size;
   // ECN: the step marker sees the packets waiting at `in` (this one not yet counted).
-  s.marked = (admit_queue_pkts_ >= mark_threshold_ && p->ecn_capable()) || (modelled_ && red_marked_);
-  if (s.marked)
-    p->mark_ce();
+  s.marked = false;
+  if (may_mark_) [[unlikely]] {
+    s.marked = (admit_queue_pkts_ >= mark_threshold_ && p->ecn_capable()) || (modelled_ && red_marked_);
+    if (s.marked)
+      p->mark_ce();
+  }
   if (*start > in) {
     ++admit_queue_pkts_;
     admit_queue_bytes_ += s.size;
@@ -318,31 +333,34 @@ void Link::accept(Packet* p, Time in) {
     admit_ = tail_;  // everything before has started; this one starts at once
   }
   s.tx_start = *start;
-  const bool lost = injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && loss_rng().bernoulli(cfg_.loss_rate));
+  const bool lost =
+      may_lose_ && (injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && loss_rng().bernoulli(cfg_.loss_rate)));
   if (observer_ != nullptr) [[unlikely]]
     observer_->link_admitted(observer_object_, *p, in, s.tx_start, out(s), lost);
   if (lost) {
     if (injected_losses_ > 0)
       --injected_losses_;
+    may_lose_ = injected_losses_ > 0 || cfg_.loss_rate > 0.0;
     s.state = SlotState::kLost;
     if (deliver_ == idx)
       deliver_ = tail_;
-    note_arrival(s);
+    if (lost_.full())
+      lost_.set_capacity(std::max<size_t>(kInitialSlots, 2 * lost_.capacity()));
+    lost_.push_back(idx);
+    next_due_ = std::min(next_due_, out(s));
     return;
   }
   const auto& links = p->route->links;
-  Link* next = p->hop + 1u < links.size() ? links[p->hop + 1u] : nullptr;
+  Link* next = feeds_chain_ && p->hop + 1u < links.size() ? links[p->hop + 1u] : nullptr;
   if (next != nullptr && next->feeder_ == this) {
     s.state = SlotState::kChained;
     if (deliver_ == idx)
       deliver_ = tail_;
-    note_arrival(s);
     ++p->hop;
     next->accept(p, out(s));
     return;
   }
   s.state = SlotState::kPending;
-  note_arrival(s);
   if (deliver_ == idx)
     sim_.schedule_at(delivery_event_, out(s));
 }
@@ -375,24 +393,8 @@ std::optional<Time> Link::admit_modelled(Time in, uint32_t bytes, bool ecn_capab
   return start;
 }
 
-[[gnu::always_inline]] inline void Link::note_arrival(Slot& s) {
-  if (s.in > sim_.now()) {  // chained from the feeder: arrives later
-    next_due_ = std::min(next_due_, s.in);
-    return;
-  }
-  // Arriving now, after sync(): the view is exactly at this slot.
-  const bool on_wire = s.state == SlotState::kChained || s.state == SlotState::kLost;
-  arrive(s);
-  ++arrived_;
-  if (s.tx_start > s.in)
-    next_due_ = std::min(next_due_, s.tx_start);
-  else if (on_wire && head_ + 1 == arrived_)
-    next_due_ = std::min(next_due_, out(s));
-}
-
 void Link::on_delivery() {
-  const uint64_t delivered = deliver_;
-  Slot& s = slot(delivered);
+  Slot& s = slot(deliver_);
   Packet* p = s.pkt;
   s.state = SlotState::kDelivered;
   ++counters_.departures;
@@ -408,11 +410,6 @@ void Link::on_delivery() {
     __builtin_prefetch(&slot(i + kRingAhead));
   }
   sync();
-  if (head_ == delivered && arrived_ > delivered) {  // the usual case: it was the oldest packet
-    pop_head(slot(delivered));
-    if (head_ < arrived_ && slot(head_).state != SlotState::kPending)
-      next_due_ = std::min(next_due_, out(slot(head_)));
-  }
   hand_on(p);
 }
 
@@ -423,36 +420,110 @@ void Link::unexpected_feeder() const {
 }
 
 const LinkCounters& Link::counters() {
-  sync();
+  refresh();
   const Time now = sim_.now();
   integrate_queue(now);
+  report_ = counters_;
+  report_.arrivals += arrived_;  // slots that have arrived (drops and an AQM's count in counters_)
+  if (!pipe_mode_ && !aqm_) {
+    // A FIFO serves its slots back to back in ring order: the packets started are the
+    // admitted ones less a suffix of the ring not yet started, and the transmitter works
+    // until the last started one is serialized.
+    uint64_t k = tail_;
+    Duration busy = busy_admitted_;
+    uint64_t bytes = bytes_admitted_;
+    for (; k > head_ && slot(k - 1).tx_start > now; --k) {
+      busy -= tx_time(slot(k - 1).size);
+      bytes -= slot(k - 1).size;
+    }
+    busy_started_ = busy;
+    report_.bytes_sent = bytes;
+    busy_end_ = k > head_ ? slot(k - 1).tx_start + tx_time(slot(k - 1).size) : Time::zero();
+  }
   // What the transmitter has still to do of the packets started counts later.
-  counters_.busy = busy_started_ - std::max(Duration::zero(), busy_end_ - now);
-  return counters_;
+  report_.busy = busy_started_ - std::max(Duration::zero(), busy_end_ - now);
+  return report_;
 }
 
 uint64_t Link::queue_packets() {
-  sync();
+  refresh();
   return queued_pkts_;
 }
 
 uint64_t Link::queue_bytes() {
-  sync();
+  refresh();
   return queued_bytes_;
 }
 
 uint64_t Link::take_period_max_queue() {
-  sync();
+  refresh();
   const uint64_t m = period_max_queue_;
   period_max_queue_ = queued_pkts_;
   return m;
 }
 
 uint64_t Link::packets_on_link() {
-  sync();
+  refresh();
   uint64_t n = 0;
   for_each_packet([&](const Packet&) { ++n; });
   return n;
+}
+
+void Link::check_invariants() {
+  refresh();
+  check_state();
+}
+
+void Link::check_state() const {
+  const auto fail = [&](std::string_view what) {
+    throw std::logic_error(
+        fmt::format("link {}: invariant broken at {} s: {}", cfg_.id, sim_.now().to_seconds(), what));
+  };
+  if (aqm_)  // the ring is unused; the AQM discipline keeps the queue
+    return;
+  const Time now = sim_.now();
+  if (!(head_ <= admit_ && admit_ <= tail_ && head_ <= started_ && started_ <= arrived_ && arrived_ <= tail_ &&
+        head_ <= deliver_ && deliver_ <= tail_ && tail_ - head_ <= ring_.size()))
+    fail("cursor order head <= admit, started <= arrived <= tail, deliver in [head, tail]");
+  uint64_t queued = 0, queued_bytes = 0, admit_pkts = 0, admit_bytes = 0;
+  auto lost = lost_.begin();
+  for (uint64_t i = head_; i < tail_; ++i) {
+    const Slot& s = slot(i);
+    if (s.tx_start < s.in)
+      fail("a slot starts before it arrives");
+    if (i > head_ && (s.in < slot(i - 1).in || s.tx_start < slot(i - 1).tx_start))
+      fail("arrivals or starts out of ring order");
+    if ((i < arrived_) != (s.in <= now))
+      fail("the view's arrival cursor disagrees with the slots' arrival times");
+    if (s.in <= now && now < s.tx_start) {
+      ++queued;
+      queued_bytes += s.size;
+    }
+    if (i >= admit_) {
+      ++admit_pkts;
+      admit_bytes += s.size;
+    }
+    if ((i < deliver_ && s.state == SlotState::kPending) || (i == deliver_ && s.state != SlotState::kPending))
+      fail("the delivery cursor is not on the first pending slot");
+    if (s.state == SlotState::kLost) {
+      if (lost == lost_.end() || *lost != i)
+        fail("the lost-slot list does not match the lost slots");
+      ++lost;
+    }
+  }
+  if (lost != lost_.end())
+    fail("the lost-slot list names slots no longer in the ring");
+  if (queued != queued_pkts_ || queued_bytes != queued_bytes_)
+    fail(fmt::format("queue {} packets / {} bytes, recounted {} / {}", queued_pkts_, queued_bytes_, queued,
+                     queued_bytes));
+  if (admit_pkts != admit_queue_pkts_ || admit_bytes != admit_queue_bytes_)
+    fail("the admission view's queue does not match the slots it covers");
+  if (period_max_queue_ < queued_pkts_ || counters_.max_queue_pkts < period_max_queue_)
+    fail("a queue maximum below the current queue");
+  for (const DropAhead& d : drops_ahead_) {
+    if (d.in <= now)
+      fail("a chained drop due by now is not counted");
+  }
 }
 
 void wire_single_fed_links(std::span<const Route* const> routes) {
@@ -468,6 +539,11 @@ void wire_single_fed_links(std::span<const Route* const> routes) {
     if (link->aqm() != nullptr || (only != nullptr && only->aqm() != nullptr))
       only = nullptr;
     link->set_single_feeder(only);
+  }
+  // A feeder is itself on a route (a key): it looks up the next link of its packets.
+  for (auto& [link, from] : feeders) {
+    if (const Link* f = link->single_feeder())
+      feeders.find(const_cast<Link*>(f))->first->feeds_chain_ = true;
   }
 }
 

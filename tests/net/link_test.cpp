@@ -7,6 +7,7 @@
 #include <memory>
 #include <random>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "../support/link_bench.hpp"
@@ -104,11 +105,15 @@ struct Chain {
   Simulator sim;
   PacketPool pool;
   Link fast{sim, pool, {"fast", Rate{100'000'000}, Duration::milliseconds(3), {1000, 0}, 0.0, {}, {}, {}}, 7};
-  Link slow{sim, pool, {"slow", Rate{10'000'000}, Duration::milliseconds(2), {20, 0}, 0.0, {}, {}, {}}, 7};
+  Link slow;
   Sink sink;
   RouteCounters counters;
   Route route;
-  explicit Chain(bool chained) {
+  bool ect = false;  // the bursts' packets are ECN-capable
+  static LinkConfig slow_config() {
+    return {"slow", Rate{10'000'000}, Duration::milliseconds(2), {20, 0}, 0.0, {}, {}, {}};
+  }
+  explicit Chain(bool chained, LinkConfig slow_cfg = slow_config()) : slow(sim, pool, std::move(slow_cfg), 7) {
     sink.pool = &pool;
     sink.sim = &sim;
     route.links = {&fast, &slow};
@@ -124,25 +129,35 @@ struct Chain {
       p->route = &route;
       p->size_bytes = 1500;
       p->seq = i;
+      p->ecn = ect ? ecn::kEct0 : ecn::kNotEct;
       fast.enqueue(p);
     }
   }
   struct Snapshot {
-    uint64_t arrivals, drops, losses, departures, queue, queue_bytes, on_link, max_queue, live;
+    uint64_t arrivals, drops, early_drops, marks, losses, departures, bytes_sent, queue, queue_bytes, on_link,
+        max_queue, period_max_queue, live;
     double area;
     Duration busy;
     bool operator==(const Snapshot&) const = default;
   };
+  /// The slow link's statistics now (each computed lazily when read: they must be exact
+  /// at any instant), after checking both links' invariants.
   Snapshot snapshot() {
+    fast.check_invariants();
+    slow.check_invariants();
     const auto c = slow.counters();
     return {c.arrivals,
             c.drops,
+            c.early_drops,
+            c.ce_marks,
             c.random_losses,
             c.departures,
+            c.bytes_sent,
             slow.queue_packets(),
             slow.queue_bytes(),
             slow.packets_on_link(),
             c.max_queue_pkts,
+            slow.take_period_max_queue(),
             pool.live(),
             c.queue_area,
             c.busy};
@@ -263,6 +278,41 @@ TEST_CASE("chained and event-fed links agree on loss-rate changes, injected loss
     c->sim.run_until(Time::at(Duration::milliseconds(50)));
     CHECK(c->sink.times.empty());
     CHECK(c->slow.counters().random_losses == 10);
+  }
+}
+
+TEST_CASE("chained and event-fed links agree at random instants with ECN marking and RED", "[link][chain][ecn][red]") {
+  // The lazily computed statistics (queue, its maximum per period, bytes sent, busy time,
+  // marks, early drops) read at random instants, with the slow link marking at a step
+  // threshold or running RED (dropping early, or marking with its ecn option).
+  LinkConfig step = Chain::slow_config();
+  step.marking = MarkingParams{5};
+  LinkConfig red = Chain::slow_config();
+  red.red = RedParams{};
+  red.red->min_th = 2;  // a quick average on a 20-packet buffer, so that it acts within the bursts
+  red.red->max_th = 8;
+  red.red->weight = 0.2;
+  LinkConfig red_ecn = red;
+  red_ecn.red->ecn = true;
+  uint32_t seed = 11;
+  for (const LinkConfig& cfg : {step, red, red_ecn}) {
+    Chain events(false, cfg), chained(true, cfg);
+    REQUIRE(chained.slow.single_feeder() == &chained.fast);
+    for (Chain* c : {&events, &chained}) {
+      c->ect = true;
+      c->burst(0, 40);
+      c->sim.call_at(Time::at(Duration::milliseconds(10)), [c] { c->burst(40, 30); });
+    }
+    INFO("slow link " << (cfg.marking ? "step marking" : cfg.red->ecn ? "RED ecn" : "RED"));
+    for (Time t : random_instants(seed++, 200, Duration::milliseconds(80)))
+      compare_at(events, chained, t);
+    compare_at(events, chained, Time::at(Duration::milliseconds(80)));
+    CHECK(chained.sink.times == events.sink.times);
+    CHECK(chained.sink.seqs == events.sink.seqs);
+    const auto c = events.slow.counters();
+    CHECK(c.ce_marks + c.early_drops > 0);  // the queue discipline acted
+    CHECK(c.bytes_sent == 1500 * (c.arrivals - c.drops));
+    CHECK(chained.pool.live() == 0);
   }
 }
 

@@ -46,6 +46,18 @@
 // - The queue length is integrated exactly over time (mean queue); a packet's
 //   serialization counts towards utilization pro rata over the time it takes (busy_until()),
 //   so the busy time of any period is at most the period.
+// - Statistics are computed when they are read (counters(), queue_packets/bytes(),
+//   take_period_max_queue(), for_each_queued(), packets_on_link()): the real-time view
+//   walks the slots that arrived or started since the last read (one visit per arrival,
+//   starting the waiting packets before it), adding the queue integral's terms in time
+//   order as a per-change update would, and frees the slots whose packets have left. It
+//   also runs when the ring is full, before the ring would grow, so memory is as before.
+//   A drop-tail or RED FIFO's bytes sent and busy time are sums taken at admission less
+//   the ring's suffix not yet started. Between reads the packet path only does what others
+//   observe at its time: a chained drop reaching the link and a lost packet leaving the
+//   wire update the route's counters and return the packet to the pool at the link's
+//   first entry (accept, delivery, read) at or after that time. check_invariants()
+//   recounts all of it from the slots (tests; every read in debug builds).
 #pragma once
 
 #include <array>
@@ -140,6 +152,10 @@ class Link final : public PacketSink {
   [[nodiscard]] uint64_t queue_bytes();
   /// Largest queue (packets) since the previous call; restarts from the current queue.
   [[nodiscard]] uint64_t take_period_max_queue();
+  /// Brings the link up to now and checks the consistency of its ring, cursors and lazy
+  /// statistics against a recount from the slots; throws std::logic_error naming what is
+  /// broken. For tests; debug builds (NDEBUG off) also check at every statistics read.
+  void check_invariants();
   /// Packets on the link now (waiting, serializing or propagating).
   [[nodiscard]] uint64_t packets_on_link();
   /// Packet slots the link holds memory for (its ring's capacity) and chained drops it
@@ -155,7 +171,7 @@ class Link final : public PacketSink {
       aqm_visit(true, [&](const Packet& p) { fn(p); });
       return;
     }
-    sync();
+    refresh();
     for (uint64_t i = started_; i < arrived_; ++i) {
       const Slot& s = slot(i);
       if (s.tx_start > s.in)
@@ -179,6 +195,7 @@ class Link final : public PacketSink {
 
  private:
   friend class AqmPath;
+  friend void wire_single_fed_links(std::span<const Route* const> routes);
   void aqm_visit(bool queued_only, const std::function<void(const Packet&)>& fn) const;
   /// A packet entering now when enters_elsewhere_: to the AQM path, or unexpected_feeder().
   void enter_elsewhere(Packet* p);
@@ -224,21 +241,34 @@ class Link final : public PacketSink {
   /// Moves the admission view to time `in` (>= every earlier input time).
   void advance_admission(Time in);
   void on_delivery();
-  /// Brings queue statistics up to now and frees slots whose packets have left.
+  /// Does what is due outside the link's own statistics (a chained drop reaching the
+  /// link, a lost packet leaving the wire: route counters and the pool see them then).
   void sync() {
     const Time now = sim_.now();
     if (now >= next_due_)
       sync_due(now);
   }
+  /// Brings the real-time view (queue statistics, counters) to now and frees the slots
+  /// whose packets have left: for a read, or when the ring is full.
+  void refresh() {
+    sync_due(sim_.now());
+#ifndef NDEBUG
+    check_state();
+#endif
+  }
+  /// check_invariants() without the refresh.
+  void check_state() const;
   void sync_due(Time now);
+  /// The ring is full: frees what has left by now, else doubles it.
+  void make_room();
   void advance_view(Time now);
+  /// The view's waiting packets that start at or before `t` start.
+  void start_until(Time t);
   void retire(Time now);
   void arrive(Slot& s);
   /// A packet arriving at `in` is dropped at the queue (RED if `early`).
   void drop(Packet* p, Time in, bool early);
   void count_drop(Packet* p, bool early);
-  void note_arrival(Slot& s);
-  void pop_head(const Slot& s);
   void start(const Slot& s);
   /// The slot's packet starts serialization (its busy time runs from then).
   void serve(const Slot& s);
@@ -273,8 +303,12 @@ class Link final : public PacketSink {
   }
   RandomStream& loss_rng();
   void grow();
-  Slot& slot(uint64_t i) { return ring_[i & mask_]; }
-  [[nodiscard]] const Slot& slot(uint64_t i) const { return ring_[i & mask_]; }
+  Slot& slot(uint64_t i) {
+    return ring_[i & mask_];
+  }
+  [[nodiscard]] const Slot& slot(uint64_t i) const {
+    return ring_[i & mask_];
+  }
   [[noreturn]] void unexpected_feeder() const;
   void schedule_loss_change(Time at, std::optional<double> rate, uint32_t inject);
   /// Applies the loss changes due at or before `in`.
@@ -292,14 +326,17 @@ class Link final : public PacketSink {
   // logic error on a chained one (feeder_ set). One flag, so the usual entry tests one byte.
   bool enters_elsewhere_ = false;
   uint32_t injected_losses_ = 0;
-  bool pipe_mode_ = false;  // served at ticks (pipe_ set); kept next to the hot fields
-  bool modelled_ = false;   // a pipe or RED: admission through admit_modelled()
+  bool pipe_mode_ = false;    // served at ticks (pipe_ set); kept next to the hot fields
+  bool modelled_ = false;     // a pipe or RED: admission through admit_modelled()
+  bool may_mark_ = false;     // a step marker, RED or a pipe: admission decides ECN marks
+  bool may_lose_ = false;     // a loss rate or injected losses: admission draws losses
+  bool feeds_chain_ = false;  // some link is chained behind this one (wire_single_fed_links)
   Duration wire_delay_;
   double pipe_ps_per_byte_ = 0;  // a pipe's transmission time per byte (utilization)
   std::optional<DummynetPipe> pipe_;
   std::unique_ptr<RedGate> red_;
-  std::unique_ptr<AqmPath> aqm_;  // cfg.aqm: packets take the event-driven path (aqm_link.hpp)
-  bool last_early_drop_ = false;  // admit()'s reason for its last refusal
+  std::unique_ptr<AqmPath> aqm_;          // cfg.aqm: packets take the event-driven path (aqm_link.hpp)
+  bool last_early_drop_ = false;          // admit()'s reason for its last refusal
   bool red_marked_ = false;               // admit_modelled(): RED marked the packet it admitted
   uint64_t mark_threshold_ = UINT64_MAX;  // step marker: mark at this many waiting packets (max: off)
   MemberEvent<Link, &Link::on_delivery> delivery_event_{this};
@@ -335,6 +372,9 @@ class Link final : public PacketSink {
   // batch released at one tick is spread as if served back to back).
   Duration busy_started_;
   Time busy_end_ = Time::zero();
+  // A FIFO's service (not a pipe's): summed over every admitted slot when it is admitted.
+  Duration busy_admitted_;
+  uint64_t bytes_admitted_ = 0;
   // Real-time view, at now: slots before arrived_ have arrived; queued ones before started_ have started.
   uint64_t arrived_ = 0;
   uint64_t started_ = 0;
@@ -342,8 +382,13 @@ class Link final : public PacketSink {
   uint64_t queued_bytes_ = 0;
   uint64_t period_max_queue_ = 0;
   Time next_due_ = Time::never();  // sync() has nothing to do before this time
+  // Lost slots not yet retired, oldest first (their packets return to the pool at out()).
+  boost::circular_buffer<uint64_t> lost_;
   Time area_since_ = Time::zero();
+  // Counted as they happen: drops, marks, losses, departures, the queue's integral and
+  // maximum, and a pipe's or an AQM's service and arrivals; counters() adds the rest.
   LinkCounters counters_;
+  LinkCounters report_;  // what counters() returns
   // Serialization times of the last two packet sizes seen ([0] the most recent).
   struct TxMemo {
     uint32_t bytes = 0;
