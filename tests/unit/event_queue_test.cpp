@@ -15,18 +15,11 @@
 #include <utility>
 #include <vector>
 
+#include "../support/event_churn.hpp"
 #include "fastsim/core/simulator.hpp"
 
 using namespace fastsim;
-
-namespace {
-struct Recorder final : Event {
-  int id;
-  std::vector<int>* log;
-  Recorder(int i, std::vector<int>* l) : id(i), log(l) {}
-  void fire() override { log->push_back(id); }
-};
-}  // namespace
+using fastsim::testing::Recorder;
 
 TEST_CASE("simultaneous events fire in scheduling order", "[engine]") {
   Simulator sim;
@@ -241,127 +234,10 @@ TEST_CASE("events and the simulator may be destroyed in either order", "[engine]
   }
 }
 
-namespace {
-
-// A population of events whose handlers act on the queue from inside fire(), mirrored
-// step by step in a reference model of the pending set: (time, seq, id), seq counting
-// every schedule call (the engine's tie-break).
-class Churn {
- public:
-  Churn(uint64_t seed, int events, int budget) : rng_(seed), key_(events), budget_(budget) {
-    for (int i = 0; i < events; ++i)
-      evs_.push_back(std::make_unique<Actor>(this, i));
-  }
-
-  void schedule(int id, int64_t t) {
-    sim_.schedule_at(*evs_[id], Time::from_ps(t));
-    forget(id);
-    key_[id] = {t, seq_++};
-    model_.emplace(t, key_[id]->second, id);
-  }
-  void cancel(int id) {
-    sim_.cancel(*evs_[id]);
-    forget(id);
-  }
-  void destroy(int id) {  // and replace: the destructor must cancel a pending event
-    evs_[id] = std::make_unique<Actor>(this, id);
-    forget(id);
-  }
-  void random_op(int self) {
-    const int other = static_cast<int>(rng_() % evs_.size());
-    const int64_t now = sim_.now().ps();
-    switch (rng_() % 8) {
-      case 0:
-      case 1:
-        schedule(other, now + static_cast<int64_t>(rng_() % 20));  // ties at now included
-        break;
-      case 2:
-      case 3:
-        if (self >= 0)
-          schedule(self, now + static_cast<int64_t>(rng_() % 20));  // re-key the firing event
-        else
-          schedule(other, now);
-        break;
-      case 4:
-      case 5:
-        cancel(rng_() % 4 == 0 && self >= 0 ? self : other);
-        break;
-      case 6:
-        if (other != self)
-          destroy(other);
-        break;
-      default:
-        if (key_[other])  // move a pending event earlier or later
-          schedule(other, now + static_cast<int64_t>(rng_() % 40));
-        break;
-    }
-  }
-  void on_fire(int id) {
-    fired_.emplace_back(id, sim_.now().ps());
-    if (model_.empty()) {
-      expected_.emplace_back(-1, -1);
-    } else {
-      const auto [t, s, first] = *model_.begin();
-      expected_.emplace_back(first, t);
-    }
-    forget(id);
-    if (budget_ <= 0)
-      return;
-    // Half the time the handler re-keys itself before anything else (a link's next
-    // delivery), otherwise after other operations or not at all.
-    const bool rekey_first = rng_() % 2 == 0;
-    if (rekey_first)
-      schedule(id, sim_.now().ps() + static_cast<int64_t>(rng_() % 25));
-    for (uint64_t n = rng_() % 4; n > 0; --n, --budget_)
-      random_op(id);
-    --budget_;
-  }
-
-  void run() {
-    for (int i = 0; i < static_cast<int>(evs_.size()); ++i)
-      schedule(i, static_cast<int64_t>(rng_() % 50));
-    int64_t end = 0;
-    while (budget_ > 0 || !model_.empty() || sim_.pending() > 0) {
-      end += static_cast<int64_t>(rng_() % 30);
-      sim_.run_until(Time::from_ps(end));
-      REQUIRE(sim_.now() == Time::from_ps(end));
-      REQUIRE(sim_.pending() == model_.size());
-      for (int k = 0; budget_ > 0 && k < 3; ++k, --budget_)
-        random_op(-1);  // between runs, at now
-    }
-  }
-
-  std::vector<std::pair<int, int64_t>> fired_, expected_;
-
- private:
-  struct Actor final : Event {
-    Churn* churn;
-    int id;
-    Actor(Churn* c, int i) : churn(c), id(i) {}
-    void fire() override { churn->on_fire(id); }
-  };
-  void forget(int id) {
-    if (key_[id]) {
-      model_.erase({key_[id]->first, key_[id]->second, id});
-      key_[id].reset();
-    }
-  }
-
-  Simulator sim_;  // destroyed after the events (see the destruction-order test for both)
-  std::mt19937_64 rng_;
-  std::vector<std::unique_ptr<Actor>> evs_;
-  std::set<std::tuple<int64_t, uint64_t, int>> model_;
-  std::vector<std::optional<std::pair<int64_t, uint64_t>>> key_;
-  uint64_t seq_ = 0;
-  int budget_;
-};
-
-}  // namespace
-
 TEST_CASE("handlers that schedule, re-key, cancel and destroy events fire in the model's order", "[engine]") {
   for (uint64_t seed : {1, 2, 3, 4, 5}) {
     for (int events : {1, 3, 40, 300}) {
-      Churn churn(seed, events, 20'000);
+      fastsim::testing::EventChurn churn(seed, events, 25'000, fastsim::testing::DelayScale::kSmall);
       churn.run();
       INFO("seed " << seed << ", " << events << " events, " << churn.fired_.size() << " fired");
       CHECK(churn.fired_.size() > 2000);
