@@ -384,16 +384,16 @@ std::optional<Time> Link::admit_modelled(Time in, uint32_t bytes, bool ecn_capab
   }
   red_marked_ = red == RedVerdict::kMark;
   last_early_drop_ = false;
-  std::optional<DummynetPipe> trial;  // a pipe commits its credit only for admitted packets
   Time start = std::max(in, busy_until_);
+  DummynetPipe::Release release{};  // a pipe commits its credit only for admitted packets
   if (pipe_) {
-    trial = *pipe_;
-    start = trial->release(in, bytes);
+    release = pipe_->next_release(in, bytes);
+    start = release.at;
   }
   if (start > in && full(bytes))
     return std::nullopt;
   if (pipe_) {
-    *pipe_ = *trial;
+    pipe_->commit(release);
     busy_until_ = start;  // a pipe is idle once its last admitted packet is released
   } else {
     busy_until_ = start + tx_time(bytes);
