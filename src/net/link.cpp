@@ -156,6 +156,10 @@ void Link::drop(Packet* p, Time in, bool early) {
       break;
     start_until(a.in);
     arrive(a);
+    // A slot that never waits starts on arrival: with nothing before it left to start,
+    // the start cursor passes it now instead of in a later start_until().
+    if (started_ == arrived_ && a.tx_start == a.in)
+      ++started_;
     ++arrived_;
   }
   start_until(now);
@@ -293,18 +297,22 @@ void Link::accept(Packet* p, Time in) {
   std::optional<Time> start;
   if (modelled_) [[unlikely]] {
     start = admit_modelled(in, size, p->ecn_capable());
+    if (start && !pipe_mode_) {  // RED: what its transmitter serves (as the FIFO's below)
+      bytes_admitted_ += size;
+      busy_admitted_ += tx_time(size);
+    }
   } else {  // the plain drop-tail FIFO (the hot path)
     start = std::max(in, busy_until_);
     if (*start > in && full(size)) {
       last_early_drop_ = false;
       start.reset();
     } else {
-      busy_until_ = *start + tx_time(size);
+      // What its transmitter serves (counters() takes off what has not started).
+      const Duration tx = tx_time(size);
+      busy_until_ = *start + tx;
+      bytes_admitted_ += size;
+      busy_admitted_ += tx;
     }
-  }
-  if (start && !pipe_mode_) {  // what its transmitter serves (counters() takes off what has not started)
-    bytes_admitted_ += size;
-    busy_admitted_ += tx_time(size);
   }
   if (!start) {
     if (observer_ != nullptr) [[unlikely]]
@@ -312,7 +320,7 @@ void Link::accept(Packet* p, Time in) {
     drop(p, in, last_early_drop_);
     return;
   }
-  if (tail_ - head_ == ring_.size()) [[unlikely]]
+  if (tail_ - head_ > mask_) [[unlikely]]  // the ring (mask_ + 1 slots) is full
     make_room();
   const uint64_t idx = tail_++;
   Slot& s = slot(idx);
@@ -376,16 +384,16 @@ std::optional<Time> Link::admit_modelled(Time in, uint32_t bytes, bool ecn_capab
   }
   red_marked_ = red == RedVerdict::kMark;
   last_early_drop_ = false;
-  std::optional<DummynetPipe> trial;  // a pipe commits its credit only for admitted packets
   Time start = std::max(in, busy_until_);
+  DummynetPipe::Release release{};  // a pipe commits its credit only for admitted packets
   if (pipe_) {
-    trial = *pipe_;
-    start = trial->release(in, bytes);
+    release = pipe_->next_release(in, bytes);
+    start = release.at;
   }
   if (start > in && full(bytes))
     return std::nullopt;
   if (pipe_) {
-    *pipe_ = *trial;
+    pipe_->commit(release);
     busy_until_ = start;  // a pipe is idle once its last admitted packet is released
   } else {
     busy_until_ = start + tx_time(bytes);

@@ -316,6 +316,42 @@ TEST_CASE("chained and event-fed links agree at random instants with ECN marking
   }
 }
 
+TEST_CASE("chained and event-fed dummynet pipes agree at random instants, refused packets taking no credit",
+          "[link][chain][dummynet]") {
+  // The slow link is a pipe (1-ms ticks, 10 Mb/s: 10 000 bits of credit per tick) whose
+  // 20-packet buffer the bursts overflow: a packet the buffer refuses must leave the
+  // pipe's credit and release clock as they were (next_release() is only committed for
+  // admitted packets), whether the pipe is chained or fed by delivery events.
+  LinkConfig pipe = Chain::slow_config();
+  pipe.tick = Duration::milliseconds(1);
+  Chain events(false, pipe), chained(true, pipe);
+  REQUIRE(chained.slow.single_feeder() == &chained.fast);
+  for (Chain* c : {&events, &chained}) {
+    c->burst(0, 40);
+    c->sim.call_at(Time::at(Duration::milliseconds(30)), [c] { c->burst(40, 30); });
+  }
+  for (Time t : random_instants(21, 200, Duration::milliseconds(120)))
+    compare_at(events, chained, t);
+  compare_at(events, chained, Time::at(Duration::milliseconds(120)));
+  CHECK(chained.sink.times == events.sink.times);
+  CHECK(chained.sink.seqs == events.sink.seqs);
+  const auto c = events.slow.counters();
+  CHECK(c.drops > 0);
+  // Backlogged, the pipe releases one 12 000-bit packet per 1.2 ticks: with the refused
+  // packets' cost committed (or the credit reset while backlogged), the releases would
+  // come later (or earlier) than these tick boundaries.
+  REQUIRE(events.sink.times.size() >= 21);
+  const Time first = events.sink.times.front();
+  for (size_t k = 0; k < 21; ++k) {
+    INFO("packet " << k);
+    // The idle pipe gets one tick of credit at the first tick after the first arrival;
+    // packet k leaves at the first tick n after that where (n + 1) ticks of credit cover
+    // k + 1 packets: n = ceil(1.2 (k + 1)) - 1, the first packet at n = 1.
+    const int64_t ticks = (12 * static_cast<int64_t>(k + 1) + 9) / 10 - 2;
+    CHECK(events.sink.times[k] - first == Duration::milliseconds(ticks));
+  }
+}
+
 TEST_CASE("a loss change a chained link can no longer apply at its time is an error", "[link][chain]") {
   // At 1 ms the ten packets are on the fast link; the chained slow link already took
   // them (arriving from 3.12 ms on). Setting its loss rate for "now" would have applied

@@ -42,22 +42,34 @@ class DummynetPipe {
     return Time::from_ps(k * tick_ps_);
   }
 
-  /// The tick at which a `bytes`-byte packet arriving at `in` (non-decreasing over calls)
-  /// leaves the queue for the delay line; commits its credit.
-  Time release(Time in, uint32_t bytes) {
-    const Time first = tick_at_or_after(in);
-    if (last_release_ < first) {  // the pipe idled: one tick of fresh credit at `first`
-      last_release_ = first;
-      credit_ = credit_per_tick_;
+  /// A release computed but not yet committed (the queue may still refuse the packet).
+  struct Release {
+    Time at;           // the tick at which the packet leaves the queue for the delay line
+    uint128_t credit;  // the pipe's credit after it
+  };
+  /// The release of a `bytes`-byte packet arriving at `in` (non-decreasing over the
+  /// committed calls); commit() makes it the pipe's state. No copy of the pipe is needed
+  /// to try a packet that the buffer may refuse.
+  [[nodiscard]] Release next_release(Time in, uint32_t bytes) const {
+    Time at = last_release_;
+    uint128_t credit = credit_;
+    // last_release_ is on a tick (or before time 0): the pipe idled if and only if it is
+    // before `in`, and then the first tick at or after `in` brings one tick of fresh credit.
+    if (at < in) {
+      at = tick_at_or_after(in);
+      credit = credit_per_tick_;
     }
     const uint128_t cost = static_cast<uint128_t>(bytes) * 8u * 1'000'000'000'000ULL;
-    if (credit_ < cost) {
-      const uint128_t ticks = (cost - credit_ + credit_per_tick_ - 1) / credit_per_tick_;
-      last_release_ = last_release_ + Duration::picoseconds(static_cast<int64_t>(ticks) * tick_ps_);
-      credit_ += ticks * credit_per_tick_;
+    if (credit < cost) {
+      const uint128_t ticks = (cost - credit + credit_per_tick_ - 1) / credit_per_tick_;
+      at = at + Duration::picoseconds(static_cast<int64_t>(ticks) * tick_ps_);
+      credit += ticks * credit_per_tick_;
     }
-    credit_ -= cost;
-    return last_release_;
+    return {at, credit - cost};
+  }
+  void commit(const Release& r) {
+    last_release_ = r.at;
+    credit_ = r.credit;
   }
   /// When the pipe is idle again (its last release so far).
   [[nodiscard]] Time last_release() const { return last_release_; }
