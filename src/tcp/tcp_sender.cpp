@@ -132,7 +132,7 @@ uint64_t TcpSender::find_retransmission() {
   return kNone;
 }
 
-void TcpSender::send_segment(uint64_t seq, bool retransmission) {
+void TcpSender::send_segment(uint64_t seq, bool retransmission, bool arm_probe) {
   if (retransmission) {
     seg(seq) |= kRetrans | kEverRetrans;
     ++retrans_out_;
@@ -146,7 +146,7 @@ void TcpSender::send_segment(uint64_t seq, bool retransmission) {
   if (rate_)
     rate_->on_transmit(seq, sim_.now(), !retransmission && snd_nxt_ - snd_una_ == 1, retransmission);
   if (extras_)
-    on_transmit_extras(seq, retransmission);
+    on_transmit_extras(seq, retransmission, arm_probe);
   net::Packet* p = pool_.acquire();
   p->route = route_;
   p->size_bytes = cfg_.packet_size;
@@ -167,20 +167,25 @@ void TcpSender::transmit(uint64_t seq, bool retransmission) {
   send_segment(seq, retransmission);
 }
 
-void TcpSender::try_send() {
+Time TcpSender::send_batch() {
   if (cfg_.slow_start_after_idle && snd_nxt_ == snd_una_ && last_send_ != Time::never() &&
       sim_.now() - last_send_ > rtt_.rto() && has_new_data()) {
     restart_after_idle();
   }
   if (observer_ != nullptr) [[unlikely]]
     trace_window();
+  // Nothing in the loop changes schedule_tlp's inputs but snd_nxt_ and (resending the
+  // first unacknowledged segment) rto_deadline_; with two or more segments outstanding the
+  // deadline no longer depends on snd_nxt_ (docs/performance.md, issue 18 third round).
+  // Time::zero(): no deadline computed yet (rto_deadline_ is never zero: the RTO is > 0).
+  Time probe_rto = Time::zero();
   for (;;) {
     const uint64_t retx = next_retransmission();
     if (retx == kNone && !has_new_data()) {
       cwnd_limited_ = false;
       if (rate_)
         rate_note_no_data();
-      return;
+      return probe_rto;
     }
     // No limited transmit (RFC 3042): while Open, SACKed or duplicate-ACKed packets do
     // not open the window, so the first retransmission finds room in a full drop-tail queue.
@@ -188,19 +193,28 @@ void TcpSender::try_send() {
         state_ == cc::CaState::kOpen ? static_cast<double>(static_cast<int64_t>(snd_nxt_ - snd_una_)) : pipe();
     if (in_flight > 0 && in_flight + 1 > w_.cwnd_pkts + 1e-9) {
       cwnd_limited_ = true;
-      return;
+      return probe_rto;
     }
     if (nic_ != nullptr && nic_blocked())
-      return;
+      return probe_rto;
     if (pacing_rate_ > 0) {
       if (sim_.now() < next_send_) {
         if (!pace_event_.scheduled())
           sim_.schedule_at(pace_event_, next_send_);
-        return;
+        return probe_rto;
       }
       next_send_ = sim_.now() + pacing_gap_;
     }
-    send_segment(retx == kNone ? snd_nxt_ : retx, retx != kNone);
+    if (retx == kNone && rack_) {
+      // schedule_tlp runs (in on_transmit_extras) before send_segment may arm the RTO, so
+      // it sees rto_before; a later arm_rto makes rto_deadline_ differ from it.
+      const Time rto_before = rto_deadline_;
+      send_segment(snd_nxt_, false, probe_rto != rto_before);
+      if (snd_nxt_ - snd_una_ >= 2)
+        probe_rto = rto_before;
+    } else {
+      send_segment(retx == kNone ? snd_nxt_ : retx, retx != kNone);
+    }
   }
 }
 
@@ -283,8 +297,9 @@ void TcpSender::receive(net::Packet* p) {
     rate_on_sack_only_ack();
   if (cfg_.pacing)
     update_pacing();
-  try_send();
-  if (rack_ && snd_una_ > prior_una)
+  const Time probe_rto = send_batch();
+  // The batch's last schedule_tlp already saw this instant's inputs (send_batch).
+  if (rack_ && snd_una_ > prior_una && probe_rto != rto_deadline_)
     schedule_tlp();
 }
 

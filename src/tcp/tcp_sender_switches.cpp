@@ -12,16 +12,17 @@ namespace {
 constexpr Duration kTlpDelayedAckAllowance = Duration::milliseconds(200);  // RFC 8985 WCDelAckT
 }  // namespace
 
-void TcpSender::on_transmit_extras(uint64_t seq, bool retransmission) {
+void TcpSender::on_transmit_extras(uint64_t seq, bool retransmission, bool arm_probe) {
   if (cfg_.prr && state_ == cc::CaState::kRecovery)
     prr_.out += 1;
   if (cfg_.slow_start_after_idle)
     last_send_ = sim_.now();
   if (rack_) {
     rack_->on_transmit(seq, sim_.now());
-    if (!retransmission && !probing_)
-      schedule_tlp();
-    else if (retransmission && seq == snd_una_)
+    if (!retransmission && !probing_) {
+      if (arm_probe)
+        schedule_tlp();
+    } else if (retransmission && seq == snd_una_)
       arm_rto();  // Linux tcp_xmit_retransmit_queue: resending the head restarts the RTO
   }
 }

@@ -153,6 +153,39 @@ TEST_CASE("RACK: the probe is new data when there is some; one segment out adds 
   }
 }
 
+TEST_CASE("RACK: the probe timer follows the last ACK's batch, also with several ACKs and batches in one instant",
+          "[tcp][sender][rack][tlp]") {
+  // The sender computes the probe deadline once per sending batch (later segments of the
+  // batch, and the ACK that clocked them out, would compute the same one): each ACK's
+  // batch must still move it with that ACK's SRTT and instant, and the timer must fire
+  // at the last deadline, not at an earlier one left by a previous batch.
+  tcp::TcpConfig cfg = config(true);
+  SenderHarness h(cfg);
+  h.start();  // 0..9 at t = 0
+  h.run_until(ms(100));
+  h.ack(2);  // SRTT 100 ms; cwnd 12: 10..13 leave; probe deadline 300 ms
+  REQUIRE(h.snd_nxt() == 14);
+  h.run_until(ms(150));
+  h.ack(4);  // sample 150 ms: SRTT 106.25 ms; 14..17 leave
+  h.ack(6);  // the same instant, sample 150 ms: SRTT 111.71875 ms; 18..21 leave
+  REQUIRE(h.snd_nxt() == 22);
+  REQUIRE(h.srtt() == Duration::picoseconds(111'718'750'000));
+  // RTO = SRTT + max(200 ms, 4 RTTVAR = 193.75 ms) = 311.72 ms after 150 ms: not the limit.
+  REQUIRE(h.rto() == Duration::picoseconds(311'718'750'000));
+  const Time deadline = ms(150) + *h.srtt() * 2;  // 373.4375 ms
+  h.run_until(ms(300));  // the first batch's deadline has passed: nothing is sent
+  CHECK(h.sent().size() == 22);
+  h.run_until(deadline - Duration::picoseconds(1));
+  CHECK(h.sent().size() == 22);
+  h.run_until(deadline);
+  REQUIRE(h.sent().size() == 23);
+  CHECK(h.sent().back().seq == 22);  // new data
+  CHECK_FALSE(h.sent().back().retransmission);
+  CHECK(h.sent().back().at == deadline);
+  CHECK(h.sender().counters().loss_probes == 1);
+  CHECK(h.sender().counters().timeouts == 0);
+}
+
 TEST_CASE("PRR: the sends on each ACK of a fast recovery are RFC 6937/9937's sndcnt", "[tcp][sender][prr]") {
   tcp::TcpConfig cfg = config(false, true);
   cfg.initial_window = 20;

@@ -6,10 +6,53 @@
 //   (PRR-SSRB) only on an ACK that advances snd.una and marks nothing lost.
 #include <catch2/catch.hpp>
 
+#include <optional>
+#include <vector>
+
 #include "fastsim/tcp/prr.hpp"
 #include "fastsim/tcp/rack.hpp"
 
 using namespace fastsim;
+
+TEST_CASE("RACK: the reordering window delays only segments sent before RACK.xmit_ts; zero without reordering",
+          "[tcp][rack]") {
+  // detect_loss computes reo_wnd only once a segment sent before RACK.xmit_ts is found:
+  // the result must be the same as with the window computed up front.
+  const auto ms = [](int64_t v) { return Time::at(Duration::milliseconds(v)); };
+  const std::optional<Duration> srtt = Duration::milliseconds(100);
+  for (const bool zero : {false, true}) {
+    CAPTURE(zero);
+    tcp::Rack rack(16);
+    for (uint64_t s = 0; s < 4; ++s)
+      rack.on_transmit(s, ms(static_cast<int64_t>(s)));  // segment s leaves at s ms
+    rack.begin_ack();
+    rack.on_delivered(2, false, ms(2), ms(82));  // RACK.rtt 80 ms, min_RTT 80 ms: reo_wnd 20 ms
+    std::vector<uint64_t> lost;
+    const auto live = [](uint64_t s) { return s != 2; };
+    const auto lose = [&lost](uint64_t s) { lost.push_back(s); };
+    // Segment s < 2 (sent at s ms) is lost at s + 80 ms + reo_wnd; 3, sent after 2, never here.
+    const std::optional<Duration> wait = rack.detect_loss(ms(82), zero, srtt, live, lose);
+    if (zero) {  // no reordering seen, window zero: 0 and 1 are overdue now
+      CHECK(lost == std::vector<uint64_t>{0, 1});
+      CHECK_FALSE(wait);
+    } else {  // reo_wnd = min_RTT / 4 = 20 ms: 0 is lost 18 ms from now
+      CHECK(lost.empty());
+      REQUIRE(wait);
+      CHECK(*wait == Duration::milliseconds(18));
+    }
+  }
+  // Nothing sent before RACK.xmit_ts: no timer, nothing lost, whatever the window.
+  tcp::Rack rack(16);
+  for (uint64_t s = 0; s < 3; ++s)
+    rack.on_transmit(s, ms(static_cast<int64_t>(s)));
+  rack.begin_ack();
+  rack.on_delivered(0, false, ms(0), ms(50));
+  std::vector<uint64_t> lost;
+  const auto wait = rack.detect_loss(
+      ms(50), false, srtt, [](uint64_t s) { return s != 0; }, [&lost](uint64_t s) { lost.push_back(s); });
+  CHECK_FALSE(wait);
+  CHECK(lost.empty());
+}
 
 TEST_CASE("RACK: segments of one ACK in any order are not reordering; below an earlier ACK's highest is",
           "[tcp][rack]") {

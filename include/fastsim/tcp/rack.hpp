@@ -17,6 +17,7 @@
 //   at the same instant as the RFC's single timer would or earlier).
 #pragma once
 
+#include <algorithm>
 #include <boost/circular_buffer.hpp>
 #include <cstdint>
 #include <optional>
@@ -33,7 +34,12 @@ class Rack {
   /// The flag ring grew to `n` (a power of two): move the live times [una, nxt) along.
   void resize_ring(size_t n, uint64_t una, uint64_t nxt);
   /// Segment `seq` leaves now (new data or a retransmission).
-  void on_transmit(uint64_t seq, Time now);
+  void on_transmit(uint64_t seq, Time now) {
+    xmit_[seq & mask_] = now;
+    if (queue_.full())
+      queue_.set_capacity(2 * queue_.capacity());
+    queue_.push_back({seq, now});
+  }
   [[nodiscard]] Time xmit_ts(uint64_t seq) const { return xmit_[seq & mask_]; }
 
   /// An ACK is about to report its newly delivered segments: reordering (step 3) is a
@@ -43,7 +49,25 @@ class Rack {
   void begin_ack() { fack_before_ack_ = fack_; }
   /// RFC 8985 6.2 steps 1-3 for one newly delivered (cumulatively ACKed or SACKed)
   /// segment; `retransmitted`: it was ever resent, `echo`: the ACK's echoed send time.
-  void on_delivered(uint64_t seq, bool retransmitted, Time echo, Time now);
+  void on_delivered(uint64_t seq, bool retransmitted, Time echo, Time now) {
+    const Time sent = xmit_ts(seq);
+    const Duration rtt = now - sent;
+    if (!retransmitted) {
+      min_rtt_ = min_rtt_ ? std::min(*min_rtt_, rtt) : rtt;
+      if (seq + 1 < fack_before_ack_)
+        reordering_seen_ = true;  // RFC 8985 6.2 step 3: delivered below RACK.fack, never resent
+    } else if (echo < sent || (min_rtt_ && rtt < *min_rtt_)) {
+      return;  // RFC 8985 6.2 step 2: the ACK is (likely) for an earlier copy
+    }
+    fack_ = std::max(fack_, seq + 1);
+    advanced_ = true;
+    rack_rtt_ = rtt;
+    if (!have_xmit_ || sent_after(sent, seq, rack_xmit_, rack_end_)) {
+      rack_xmit_ = sent;
+      rack_end_ = seq;
+      have_xmit_ = true;
+    }
+  }
   /// Whether on_delivered moved RACK forward since the last detect_loss.
   [[nodiscard]] bool advanced() const { return advanced_; }
 
@@ -56,7 +80,7 @@ class Rack {
     advanced_ = false;
     if (!have_xmit_)
       return std::nullopt;
-    const Duration reo = reo_wnd(reo_wnd_zero, srtt);
+    std::optional<Duration> reo;  // computed once, when a segment was sent before RACK.xmit_ts
     while (!queue_.empty()) {
       const Entry e = queue_.front();
       if (xmit_ts(e.seq) != e.at || !live(e.seq)) {
@@ -65,7 +89,9 @@ class Rack {
       }
       if (!sent_after(rack_xmit_, rack_end_, e.at, e.seq))
         return std::nullopt;
-      const Duration remaining = (e.at + rack_rtt_ + reo) - now;
+      if (!reo)
+        reo = reo_wnd(reo_wnd_zero, srtt);
+      const Duration remaining = (e.at + rack_rtt_ + *reo) - now;
       if (remaining > Duration::zero())
         return remaining;
       queue_.pop_front();

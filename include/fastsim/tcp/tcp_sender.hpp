@@ -42,7 +42,10 @@
 //   recovery) and cwnd halves once per RTO of idle time, not below min(initial window,
 //   cwnd) (Linux tcp_cwnd_restart); the algorithm is not told (no CA_EVENT_CWND_RESTART).
 // - The RTO timer is re-armed lazily: the deadline moves on every ACK; the event
-//   fires early at most once per RTO and reschedules itself.
+//   fires early at most once per RTO and reschedules itself. The probe timer likewise
+//   (schedule_tlp moves the event only to an earlier deadline), and within one sending
+//   batch its deadline is computed once the window holds two segments: the later new
+//   segments of the batch, and the ACK that clocked them out, would compute the same one.
 // - Services for the algorithm (cc::SenderControl): one algorithm timer; pacing, which
 //   spaces every data packet (new or retransmitted) at least 1/rate after the previous
 //   one, without credit for idle time (Linux fq-style); and a baseRTT override.
@@ -184,10 +187,16 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
       grow_ring(outstanding);
   }
   void grow_ring(uint64_t outstanding);
-  /// The switches' work on every transmission (only when one of them is on).
-  void on_transmit_extras(uint64_t seq, bool retransmission);
+  /// The switches' work on every transmission (only when one of them is on); `arm_probe`
+  /// false: a new segment skips schedule_tlp (its deadline is already up to date).
+  void on_transmit_extras(uint64_t seq, bool retransmission, bool arm_probe = true);
   [[nodiscard]] cc::FlowView view() const;
-  void try_send();
+  void try_send() { (void)send_batch(); }
+  /// try_send's body. Returns the RTO deadline that the batch's last schedule_tlp for a new
+  /// segment saw with two or more segments outstanding, or Time::never(): while rto_deadline_
+  /// still equals it (and no event has run), another schedule_tlp in the same instant would
+  /// compute the same probe deadline and change nothing.
+  Time send_batch();
   [[nodiscard]] bool has_new_data() const {
     if (!started_ || stopped_ || paused_)
       return false;
@@ -206,7 +215,7 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   void note_retransmittable(uint64_t seq);
   void transmit(uint64_t seq, bool retransmission);
   /// transmit's body, inlined into try_send (the per-packet path); tcp_sender.cpp only.
-  [[gnu::always_inline]] inline void send_segment(uint64_t seq, bool retransmission);
+  [[gnu::always_inline]] inline void send_segment(uint64_t seq, bool retransmission, bool arm_probe = true);
   void on_cumulative_ack(uint64_t ack, net::Packet* p);
   void on_duplicate_ack();
   template <bool kRack>
