@@ -10,8 +10,10 @@
 #include <string>
 
 #include "fastsim/run/packet_traces.hpp"
+#include "fastsim/run/summary_writer.hpp"
 #include "fastsim/trace/arrival_probe.hpp"
 #include "fastsim/trace/atomic_file.hpp"
+#include "fastsim/trace/atomic_file_stream.hpp"
 #include "fastsim/trace/flow_probe.hpp"
 #include "fastsim/trace/link_probe.hpp"
 #include "fastsim/trace/run_folder.hpp"
@@ -104,17 +106,25 @@ const RunResult& Experiment::run(const RunOptions& options) {
   facts.sim_time_s = sim_.now().to_seconds();
   facts.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   facts.events = sim_.events_processed();
-  facts.peak_rss_mb = peak_rss_mb();
   result_ = collect_results(scenario_, *network_, probes_, sampler_.sample_times_s(), facts);
   if (options.predict)
     result_.prediction = predict::predict(scenario_);
-  if (outputs) {  // every write first (a full disk fails here), then only renames
+  if (!outputs) {
+    result_.peak_rss_mb = peak_rss_mb();
+  } else {  // every write first (a full disk fails here), then only renames
     if (traces)
       sampler_.close();
     if (packet_trace_)
       packet_trace_->finish(sim_.now());
+    // The per-flow arrays of the summary are written one element at a time (at 10 000
+    // flows the whole document would be the run's largest allocation); the peak is read
+    // last, when the results and the rest of the document exist.
+    SummaryArrays arrays;
+    nlohmann::json skeleton = summary_skeleton(scenario_, result_, version_, arrays);
+    result_.peak_rss_mb = peak_rss_mb();
+    skeleton["peak_rss_mb"] = result_.peak_rss_mb;
     trace::AtomicFile summary(folder.summary_path());
-    trace::write_json(summary, summary_json());
+    trace::write_stream(summary, [&](std::ostream& out) { write_summary(out, skeleton, arrays); });
     summary.close();
     folder.replace(summary, [&] {
       std::vector<std::string> written = traces ? sampler_.commit() : std::vector<std::string>{};

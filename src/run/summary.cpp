@@ -2,10 +2,14 @@
 // per-link, per-interval and per-arrival-process results, and every completed flow of
 // the arrival processes. One to_json per result kind; null where a metric is undefined
 // (e.g. an interval without a full sample period). Links appear only when monitored.
+#include <ostream>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "fastsim/run/prediction_report.hpp"
 #include "fastsim/run/results.hpp"
+#include "fastsim/run/summary_writer.hpp"
 
 namespace fastsim::run {
 
@@ -116,7 +120,8 @@ void to_json(json& j, const ArrivalResult& a) {
        {"mean_slowdown", opt(a.mean_slowdown)}};
 }
 
-json summary_json(const config::Scenario& scenario, const RunResult& r, std::string_view version) {
+json summary_skeleton(const config::Scenario& scenario, const RunResult& r, std::string_view version,
+                      SummaryArrays& arrays) {
   json s;
   s["fastsim_version"] = version;
   s["scenario"] = scenario.resolved;
@@ -129,14 +134,22 @@ json summary_json(const config::Scenario& scenario, const RunResult& r, std::str
   s["events_per_data_packet"] =
       r.data_packets_delivered ? static_cast<double>(r.events) / static_cast<double>(r.data_packets_delivered) : 0.0;
   s["bottleneck"] = scenario.bottleneck;
-  s["flows"] = r.flows;
+  s["flows"] = json::array();
+  arrays["flows"] = [&r](const SummaryElement& emit) {
+    for (const FlowResult& f : r.flows)
+      emit(f);
+  };
   s["udp"] = r.udp;
   s["links"] = json::array();
   for (const auto& l : r.links) {
     if (l.monitored)
       s["links"].push_back(l);
   }
-  s["intervals"] = r.intervals;
+  s["intervals"] = json::array();
+  arrays["intervals"] = [&r](const SummaryElement& emit) {
+    for (const IntervalResult& i : r.intervals)
+      emit(i);
+  };
   if (r.intervals_omitted.count > 0) {  // only then: the summaries of existing runs are unchanged
     s["intervals_omitted"] = {{"count", r.intervals_omitted.count},
                               {"from_s", r.intervals_omitted.from},
@@ -147,18 +160,67 @@ json summary_json(const config::Scenario& scenario, const RunResult& r, std::str
   if (r.prediction)  // only with run --predict: other summaries are unchanged
     s["prediction"] = prediction_json(scenario, r, *r.prediction);
   s["completed_flows"] = json::array();
-  for (const ArrivalResult& a : r.arrivals) {
-    for (const traffic::CompletedFlow& c : a.completed_flows) {
-      s["completed_flows"].push_back({{"id", c.id},
-                                      {"arrival", a.id},
-                                      {"path", a.path_ids[c.path]},
-                                      {"size", c.size_bytes},
-                                      {"start", c.start_s},
-                                      {"fct", c.fct_s},
-                                      {"fair_fct", c.fair_fct_s}});
+  arrays["completed_flows"] = [&r](const SummaryElement& emit) {
+    for (const ArrivalResult& a : r.arrivals) {
+      for (const traffic::CompletedFlow& c : a.completed_flows) {
+        emit({{"id", c.id},
+              {"arrival", a.id},
+              {"path", a.path_ids[c.path]},
+              {"size", c.size_bytes},
+              {"start", c.start_s},
+              {"fct", c.fct_s},
+              {"fair_fct", c.fair_fct_s}});
+      }
     }
+  };
+  return s;
+}
+
+json summary_json(const config::Scenario& scenario, const RunResult& r, std::string_view version) {
+  SummaryArrays arrays;
+  json s = summary_skeleton(scenario, r, version, arrays);
+  for (const auto& [key, each] : arrays) {
+    json& a = s[key];
+    each([&a](const json& e) { a.push_back(e); });
   }
   return s;
+}
+
+namespace {
+/// `v` as dump(2) would write it nested `indent` spaces deep (a JSON text holds no raw
+/// newline outside its layout: strings escape theirs).
+void write_nested(std::ostream& out, const json& v, size_t indent) {
+  const std::string text = v.dump(2);
+  size_t from = 0;
+  for (size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', from)) {
+    out.write(text.data() + from, static_cast<std::streamsize>(nl + 1 - from));
+    out << std::string(indent, ' ');
+    from = nl + 1;
+  }
+  out.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
+}
+}  // namespace
+
+void write_summary(std::ostream& out, const json& skeleton, const SummaryArrays& arrays) {
+  out << '{';
+  bool first = true;
+  for (const auto& [key, value] : skeleton.items()) {
+    out << (first ? "\n  " : ",\n  ") << json(key).dump() << ": ";
+    first = false;
+    const auto lazy = arrays.find(key);
+    if (lazy == arrays.end()) {
+      write_nested(out, value, 2);
+      continue;
+    }
+    bool any = false;
+    lazy->second([&](const json& e) {
+      out << (any ? ",\n    " : "[\n    ");
+      write_nested(out, e, 4);
+      any = true;
+    });
+    out << (any ? "\n  ]" : "[]");
+  }
+  out << (first ? "}\n" : "\n}\n");
 }
 
 }  // namespace fastsim::run

@@ -1,6 +1,7 @@
 // Atomic output files (see atomic_file.hpp): POSIX open/write/close on the temporary,
 // std::filesystem::rename into place.
 #include "fastsim/trace/atomic_file.hpp"
+#include "fastsim/trace/atomic_file_stream.hpp"
 
 #include <fcntl.h>
 #include <sys/resource.h>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
+#include <functional>
 #include <iomanip>
 #include <ostream>
 #include <streambuf>
@@ -135,11 +137,15 @@ class AtomicFileBuf final : public std::streambuf {
 };
 }  // namespace
 
-void write_json(AtomicFile& file, const nlohmann::json& doc) {
+void write_stream(AtomicFile& file, const std::function<void(std::ostream&)>& write) {
   AtomicFileBuf buf(file);
   std::ostream out(&buf);
   out.exceptions(std::ios::badbit);  // rethrows what the file threw (the path and the OS error)
-  out << std::setw(2) << doc << '\n';
+  write(out);
+}
+
+void write_json(AtomicFile& file, const nlohmann::json& doc) {
+  write_stream(file, [&](std::ostream& out) { out << std::setw(2) << doc << '\n'; });
 }
 
 void write_json_atomically(const std::string& path, const nlohmann::json& doc) {
