@@ -70,7 +70,13 @@ TEST_CASE("peak_rss_mb is read after the results and the summary are built", "[c
   // 2000 flows for 0.1 s: the results and the summary at the end of the run add several
   // MB to a peak of about 30 MB (read before them, the figure was 6.5 MB short). The
   // kernel's own peak of the child (wait4) is fastsim's when fastsim's exceeds the memory
-  // it inherited from this process at the fork.
+  // it inherited from this process at the fork. Under AddressSanitizer the test process's
+  // shadow memory (about 400 MB) exceeds fastsim's own peak, so the kernel's figure is the
+  // inherited one and nothing can be compared: the Release suite checks it.
+#if defined(__SANITIZE_ADDRESS__)
+  WARN("peak_rss_mb against the kernel's peak skipped under AddressSanitizer");
+  return;
+#endif
   const auto dir = temp_dir("peak-rss-end");
   const auto scenario = dir / "s.json";
   std::ofstream(scenario) << dumbbell_json("1Gbps", "2ms", "1667pkt", "0.1s",
