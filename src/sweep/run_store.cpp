@@ -94,8 +94,9 @@ int execute_run(const fs::path& dir, std::ostream& log) {
   RunStatus status;
   try {
     const auto doc = config::load_json_file((dir / "scenario.json").string());
-    const auto scenario = config::parse_scenario(doc);
-    run::Experiment exp(scenario);  // its limits were checked when the sweep was validated
+    // Its limits were checked when the sweep was validated; the experiment takes the
+    // scenario and releases what only the build reads.
+    run::Experiment exp(config::parse_scenario(doc));
     run::RunOptions options;
     options.out_dir = dir.string();
     const auto& r = exp.run(options);
