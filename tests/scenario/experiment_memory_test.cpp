@@ -1,6 +1,7 @@
 // What a run keeps in memory (issue 18): an experiment that owns its scenario releases
 // the specs only the build reads, and the packet traces and the prediction, set up from
-// them, are the same as those of an experiment that borrows an intact scenario.
+// them, are the same as those of an experiment that borrows an intact scenario; the run's
+// link results are the monitored links and the bottleneck only.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -78,4 +79,38 @@ TEST_CASE("an experiment owning its scenario releases the build's specs; traces 
     CHECK(b.at(name) == text);
   }
   fs::remove_all(dir);
+}
+
+TEST_CASE("the run's link results are the monitored links and the bottleneck", "[memory]") {
+  const config::Scenario s = scenario_from(kScenario);
+  run::Experiment exp(s);
+  const auto& r = exp.run();
+  std::vector<std::string> ids;
+  for (const auto& l : r.links)
+    ids.push_back(l.id);
+  CHECK(ids == std::vector<std::string>{"bottleneck", "a.access_src"});  // scenario order
+  CHECK(r.links[1].monitored);
+  CHECK(!r.links[1].queue_samples.empty());
+  // Another link's totals come from the link itself.
+  const run::LinkResult down = run::link_result(exp.link("a.access_dst"), nullptr, r.sim_time_s);
+  CHECK(down.id == "a.access_dst");
+  CHECK(down.departures > 0);
+}
+
+TEST_CASE("the run's link results hold the bottleneck when it is not monitored", "[memory]") {
+  // The intervals look the scenario's bottleneck up among the link results, monitored or not.
+  const config::Scenario s = scenario_from(R"({"name": "mem", "seed": 1, "duration": "1s",
+      "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "5ms", "buffer": "20pkt"},
+                                "access": {"rate": "100Mbps", "buffer": "1000pkt"}}},
+      "flows": [{"id": "a", "rtt": "20ms"}]})");
+  REQUIRE(s.links[0].link.id == s.bottleneck);
+  REQUIRE(s.links[0].monitor);
+  config::Scenario unmonitored = s;
+  unmonitored.links[0].monitor = false;
+  run::Experiment exp(unmonitored);
+  const auto& r = exp.run();
+  REQUIRE(r.links.size() == 1);
+  CHECK(r.links[0].id == s.bottleneck);
+  CHECK(!r.links[0].monitored);
+  CHECK(r.links[0].departures > 0);
 }
