@@ -7,7 +7,7 @@
 
 namespace fastsim::run {
 
-FlowResult flow_result(const FlowRuntime& f, const trace::FlowProbe& probe, double run_end_s) {
+FlowResult flow_result(const FlowRuntime& f, trace::FlowProbe& probe, double run_end_s) {
   FlowResult fr;
   fr.id = f.spec->id;
   fr.algorithm = f.spec->algorithm;
@@ -32,8 +32,9 @@ FlowResult flow_result(const FlowRuntime& f, const trace::FlowProbe& probe, doub
   fr.min_rtt_s = min_rtt ? min_rtt->to_seconds() : 0.0;
   const auto wi = f.sender->window_integral();
   fr.mean_cwnd_pkts = wi.seconds > 0 ? wi.cwnd_pkt_seconds / wi.seconds : 0.0;
-  fr.goodput_samples_bps = probe.goodput_samples_bps();
-  fr.cwnd_samples_pkts = probe.cwnd_samples_pkts();
+  trace::FlowProbe::Samples samples = probe.take_samples();
+  fr.goodput_samples_bps = std::move(samples.goodput_bps);
+  fr.cwnd_samples_pkts = std::move(samples.cwnd_pkts);
   const cc::CongestionControl& algorithm = f.sender->algorithm();
   for (const cc::TraceColumn& v : algorithm.summary_values())
     fr.algorithm_values.emplace_back(v.name, v.value(algorithm));
