@@ -126,7 +126,6 @@ RunResult collect_results(const config::Scenario& scenario, Network& network, co
   r.sim_time_s = facts.sim_time_s;
   r.wall_time_s = facts.wall_time_s;
   r.events = facts.events;
-  r.peak_rss_mb = facts.peak_rss_mb;
   r.sample_times_s = sample_times_s;
   const double end = facts.sim_time_s;
   // Exact sizes: at 10 000 flows (40 000 links) doubling would hold both buffers at the

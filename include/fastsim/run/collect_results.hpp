@@ -20,7 +20,6 @@ struct RunFacts {
   double sim_time_s = 0;  ///< simulated time at the end (the run's end for flows still active)
   double wall_time_s = 0;
   uint64_t events = 0;
-  double peak_rss_mb = 0;
 };
 
 /// The probes of a run: one per scenario flow (same order as the flows), one per monitored
