@@ -109,6 +109,11 @@ void Experiment::run_until(Time t) {
 }
 
 const RunResult& Experiment::run(const RunOptions& options) {
+  // The prediction is a function of the scenario alone: made before the build's specs go
+  // (and, as before, outside wall_time_s).
+  std::optional<predict::Prediction> prediction;
+  if (options.predict)
+    prediction = predict::predict(scenario_);
   const auto wall_start = std::chrono::steady_clock::now();
   const bool outputs = !options.out_dir.empty();
   const bool traces = outputs && sampler_.sample_times_s().empty();
@@ -119,10 +124,6 @@ const RunResult& Experiment::run(const RunOptions& options) {
     sampler_.open(options.out_dir);
   if (outputs)
     packet_trace_ = attach_packet_traces(scenario_, *network_, options.out_dir);
-  // The prediction is a function of the scenario alone: made before the build's specs go.
-  std::optional<predict::Prediction> prediction;
-  if (options.predict)
-    prediction = predict::predict(scenario_);
   release_build_specs();
   std::function<void()> progress;
   if (options.on_progress)
