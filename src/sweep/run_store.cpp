@@ -1,6 +1,10 @@
 // Sweep folders, run status files and the execution of one run (see run_store.hpp).
 #include "fastsim/sweep/run_store.hpp"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -87,6 +91,14 @@ std::vector<RunPlan> read_plan(const fs::path& out) {
     throw std::runtime_error(fmt::format("{}/sweep.json: {}", out.string(), e.what()));
   }
   return runs;
+}
+
+void release_documents(std::vector<RunPlan>& runs) {
+  for (RunPlan& r : runs)
+    json().swap(r.scenario);
+#ifdef __GLIBC__
+  malloc_trim(0);  // the documents' many small nodes stay resident in the heap otherwise
+#endif
 }
 
 int execute_run(const fs::path& dir, std::ostream& log) {
