@@ -288,13 +288,13 @@ int cmd_run(const std::vector<std::string>& args) {
     return kBadScenario;
   }
   try {
-    fastsim::run::Experiment exp(*scenario);
+    fastsim::run::Experiment exp(std::move(*scenario));  // it releases what only the build reads
     fastsim::run::RunOptions options;
     options.out_dir = out;
     options.predict = vm.count("predict") > 0;
     const auto wall_start = std::chrono::steady_clock::now();
     double last_print = 0;
-    const double total = scenario->duration.to_seconds();
+    const double total = exp.scenario().duration.to_seconds();
     // On a terminal the progress line is redrawn in place every half second; into a file
     // or a pipe (a batch job's log) it is a plain line every 30 s, no carriage returns.
     TerminalReporter reporter(quiet);

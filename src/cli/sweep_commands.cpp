@@ -277,6 +277,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
     }
     fs::create_directories(dir);
     sweep::write_plan(dir, spec_doc, runs, FASTSIM_VERSION);
+    sweep::release_documents(runs);
     for (const auto& r : runs) {
       if (!resume || sweep::run_state(dir, r.id) != sweep::RunState::kOk)
         todo.push_back(r);

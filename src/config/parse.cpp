@@ -148,6 +148,11 @@ Scenario parse_scenario(const json& doc) {
   if (!issues.empty())
     throw ScenarioError(issues);
   s.resolved = std::move(resolved);
+  // Exact sizes: the expansion of `count` left the vectors doubled (at 10 000 flows, 65 536
+  // link specs for 40 002 links, 7.7 MB unused, and 16 384 flow specs for 10 000).
+  s.nodes.shrink_to_fit();
+  s.links.shrink_to_fit();
+  s.flows.shrink_to_fit();
   return s;
 }
 

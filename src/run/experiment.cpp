@@ -43,11 +43,18 @@ double peak_rss_mb() {
 }  // namespace
 
 Experiment::Experiment(const config::Scenario& scenario, std::string version)
-    : scenario_(scenario),
+    : Experiment(nullptr, &scenario, std::move(version)) {}
+
+Experiment::Experiment(config::Scenario&& scenario, std::string version)
+    : Experiment(std::make_unique<config::Scenario>(std::move(scenario)), nullptr, std::move(version)) {}
+
+Experiment::Experiment(std::unique_ptr<config::Scenario> owned, const config::Scenario* borrowed, std::string version)
+    : owned_(std::move(owned)),
+      scenario_(owned_ ? *owned_ : *borrowed),
       version_(std::move(version)),
-      network_(std::make_unique<Network>(scenario, sim_, pool_, clock_)),
-      lifecycle_(sim_, clock_, Time::at(scenario.duration)),
-      sampler_(sim_, scenario.sample_interval, Time::at(scenario.duration)) {
+      network_(std::make_unique<Network>(scenario_, sim_, pool_, clock_)),
+      lifecycle_(sim_, clock_, Time::at(scenario_.duration)),
+      sampler_(sim_, scenario_.sample_interval, Time::at(scenario_.duration)) {
   // Scheduling order fixes the order of simultaneous events: flows, then UDP sources and
   // arrival processes, then the sampler.
   for (auto& f : network_->flows())
@@ -83,11 +90,30 @@ void Experiment::add_probes() {
     sampler_.add(std::make_unique<trace::ArrivalProbe>(*a));
 }
 
+void Experiment::release_build_specs() {
+  if (!owned_)
+    return;
+  // Built: the links hold their configurations, the routes their links, and the flows'
+  // own fields (id, start, TCP settings) stay for the lifecycle, probes and results.
+  std::vector<config::LinkSpec>().swap(owned_->links);
+  std::vector<std::string>().swap(owned_->nodes);
+  for (config::FlowSpec& f : owned_->flows) {
+    std::vector<std::string>().swap(f.route);
+    std::vector<size_t>().swap(f.data_links);
+    std::vector<size_t>().swap(f.ack_links);
+  }
+}
+
 void Experiment::run_until(Time t) {
   sim_.run_until(t);
 }
 
 const RunResult& Experiment::run(const RunOptions& options) {
+  // The prediction is a function of the scenario alone: made before the build's specs go
+  // (and, as before, outside wall_time_s).
+  std::optional<predict::Prediction> prediction;
+  if (options.predict)
+    prediction = predict::predict(scenario_);
   const auto wall_start = std::chrono::steady_clock::now();
   const bool outputs = !options.out_dir.empty();
   const bool traces = outputs && sampler_.sample_times_s().empty();
@@ -98,6 +124,7 @@ const RunResult& Experiment::run(const RunOptions& options) {
     sampler_.open(options.out_dir);
   if (outputs)
     packet_trace_ = attach_packet_traces(scenario_, *network_, options.out_dir);
+  release_build_specs();
   std::function<void()> progress;
   if (options.on_progress)
     progress = [&] { options.on_progress(sim_.now().to_seconds(), sim_.events_processed()); };
@@ -107,8 +134,7 @@ const RunResult& Experiment::run(const RunOptions& options) {
   facts.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   facts.events = sim_.events_processed();
   result_ = collect_results(scenario_, *network_, probes_, sampler_.sample_times_s(), facts);
-  if (options.predict)
-    result_.prediction = predict::predict(scenario_);
+  result_.prediction = std::move(prediction);
   if (!outputs) {
     result_.peak_rss_mb = peak_rss_mb();
   } else {  // every write first (a full disk fails here), then only renames

@@ -1,6 +1,10 @@
 // Sweep folders, run status files and the execution of one run (see run_store.hpp).
 #include "fastsim/sweep/run_store.hpp"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -89,13 +93,22 @@ std::vector<RunPlan> read_plan(const fs::path& out) {
   return runs;
 }
 
+void release_documents(std::vector<RunPlan>& runs) {
+  for (RunPlan& r : runs)
+    json().swap(r.scenario);
+#ifdef __GLIBC__
+  malloc_trim(0);  // the documents' many small nodes stay resident in the heap otherwise
+#endif
+}
+
 int execute_run(const fs::path& dir, std::ostream& log) {
   const auto start = std::chrono::steady_clock::now();
   RunStatus status;
   try {
     const auto doc = config::load_json_file((dir / "scenario.json").string());
-    const auto scenario = config::parse_scenario(doc);
-    run::Experiment exp(scenario);  // its limits were checked when the sweep was validated
+    // Its limits were checked when the sweep was validated; the experiment takes the
+    // scenario and releases what only the build reads.
+    run::Experiment exp(config::parse_scenario(doc));
     run::RunOptions options;
     options.out_dir = dir.string();
     const auto& r = exp.run(options);

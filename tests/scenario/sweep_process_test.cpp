@@ -2,7 +2,8 @@
 // a run over --run-timeout is killed and reported, the folder lock keeps a second
 // driver out (and is taken over from a killed one), workers die with a driver killed by
 // SIGKILL, a sweep killed at ten points and resumed each time ends with the tables of an
-// uninterrupted one, and write errors of the driver exit with 3 naming the file.
+// uninterrupted one, write errors of the driver exit with 3 naming the file, and the
+// workers do not inherit every run's scenario document.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -361,5 +362,40 @@ TEST_CASE("write errors of the sweep driver exit with 3 naming the file and the 
     CHECK_THAT(r.output, Catch::Contains("No space left on device"));
   }
   INFO(read_file(dir / "o" / "sweep.lock"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a sweep's workers do not start with every run's scenario document in memory", "[cli][sweep][rss]") {
+  // 400 runs whose documents each hold a 30-KB description (12 MB in all): the workers are
+  // forked by the driver, and held those documents (and their nodes) in their resident
+  // memory: every run reported about 25 MB more than the same run alone.
+  const fs::path dir = temp_dir("sweep-docs");
+  const std::string base = R"({"name": "docs", "description": ")" + std::string(30000, 'x') +
+                           R"(", "duration": "0.02s", "sample_interval": "0.01s", "seed": 3,
+      "topology": {"dumbbell": {"bottleneck": {"rate": "20Mbps", "delay": "2ms", "buffer": "100pkt"},
+                                "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+      "flows": [{"id": "a", "rtt": "20ms"}]})";
+  std::ofstream(dir / "base.json") << base;
+  std::ofstream(dir / "spec.json") << R"({"base": "base.json", "grid": {"/flows/0/start": ["0s"]},
+      "replications": 400, "seed": 1})";
+  const auto alone =
+      run_command(kBinary + " run " + (dir / "base.json").string() + " --out " + (dir / "alone").string() + " --quiet");
+  REQUIRE(alone.exit_code == 0);
+  const double alone_mb =
+      nlohmann::json::parse(read_file(dir / "alone" / "summary.json")).at("peak_rss_mb").get<double>();
+  const auto sweep = run_command(kBinary + " sweep " + (dir / "spec.json").string() + " --out " +
+                                 (dir / "sweep").string() + " --jobs 2 --quiet");
+  INFO(sweep.output);
+  REQUIRE(sweep.exit_code == 0);
+  size_t runs = 0;
+  double largest = 0;
+  for (const auto& e : fs::directory_iterator(dir / "sweep" / "runs")) {
+    ++runs;
+    const auto s = nlohmann::json::parse(read_file(e.path() / "summary.json"));
+    largest = std::max(largest, s.at("peak_rss_mb").get<double>());
+  }
+  CHECK(runs == 400);
+  INFO("alone " << alone_mb << " MB, largest in the sweep " << largest << " MB");
+  CHECK(largest < alone_mb + 5.0);  // measured: 0.8 MB more (the driver's plan); 25 MB before
   fs::remove_all(dir);
 }

@@ -39,8 +39,11 @@ class Experiment {
   /// through sim() at a sample instant fires after that sample). `scenario` must outlive
   /// the Experiment (it is referenced, not copied).
   explicit Experiment(const config::Scenario& scenario, std::string version = FASTSIM_VERSION);
-  /// The experiment keeps a reference to its scenario: a temporary would dangle.
-  explicit Experiment(config::Scenario&& scenario, std::string version = FASTSIM_VERSION) = delete;
+  /// Takes the scenario (`fastsim run`, a sweep's run): when run() starts, after the
+  /// prediction and the packet traces are set up, what only the build reads is released
+  /// (the link specs, the node list, the flows' routes; 12 MB at 10 000 flows).
+  /// scenario() then has no links or nodes.
+  explicit Experiment(config::Scenario&& scenario, std::string version = FASTSIM_VERSION);
   ~Experiment();
   Experiment(const Experiment&) = delete;
   Experiment& operator=(const Experiment&) = delete;
@@ -52,6 +55,7 @@ class Experiment {
   void run_until(Time t);
 
   [[nodiscard]] const RunResult& result() const { return result_; }
+  [[nodiscard]] const config::Scenario& scenario() const { return scenario_; }
   [[nodiscard]] Simulator& sim() { return sim_; }
   [[nodiscard]] net::PacketPool& pool() { return pool_; }
   [[nodiscard]] Network& network() { return *network_; }
@@ -69,8 +73,12 @@ class Experiment {
   [[nodiscard]] nlohmann::json summary_json() const { return run::summary_json(scenario_, result_, version_); }
 
  private:
+  Experiment(std::unique_ptr<config::Scenario> owned, const config::Scenario* borrowed, std::string version);
   void add_probes();
+  /// Frees the parts of an owned scenario that only the build reads (see the constructor).
+  void release_build_specs();
 
+  std::unique_ptr<config::Scenario> owned_;  // null when the scenario is borrowed
   const config::Scenario& scenario_;
   std::string version_;
   Simulator sim_;

@@ -130,6 +130,8 @@ struct RunResult {
   std::vector<double> sample_times_s;  ///< end of each sample period
   std::vector<FlowResult> flows;
   std::vector<UdpResult> udp;
+  /// The monitored links and the bottleneck, in scenario order (another link's totals:
+  /// collect_results.hpp's link_result on Experiment::link).
   std::vector<LinkResult> links;
   std::vector<IntervalResult> intervals;
   /// Intervals left out of `intervals` (Limits::interval_flow_entries spent).

@@ -40,6 +40,11 @@ void write_plan(const std::filesystem::path& out, const nlohmann::json& spec_doc
 /// The runs of OUT/sweep.json (scenarios not loaded). Throws std::runtime_error.
 std::vector<RunPlan> read_plan(const std::filesystem::path& out);
 
+/// Frees the runs' scenario documents once write_plan() has put each in its run folder
+/// (where a worker reads it), and hands the freed memory back to the system, so that
+/// the forked workers do not start with every run's document in their resident memory.
+void release_documents(std::vector<RunPlan>& runs);
+
 /// Simulates dir/scenario.json into dir and writes dir/status.json last; messages go to
 /// `log`. Returns the exit code.
 int execute_run(const std::filesystem::path& dir, std::ostream& log);

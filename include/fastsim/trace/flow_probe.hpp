@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fastsim/tcp/tcp_receiver.hpp"
@@ -43,6 +44,13 @@ class FlowProbe final : public Probe {
   /// Time-average window of every period so far (packets; over the part of the period the
   /// sender was started, zero before it starts).
   [[nodiscard]] const std::vector<double>& cwnd_samples_pkts() const { return cwnd_samples_pkts_; }
+  /// Moves both series out (the run's results take them at its end instead of copying:
+  /// 10 MB at 10 000 flows and 60 periods); the probe's are empty afterwards.
+  struct Samples {
+    std::vector<double> goodput_bps;
+    std::vector<double> cwnd_pkts;
+  };
+  [[nodiscard]] Samples take_samples() { return {std::move(goodput_samples_bps_), std::move(cwnd_samples_pkts_)}; }
 
  private:
   void write_row(Time now, double goodput_bps);

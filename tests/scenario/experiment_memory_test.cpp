@@ -1,0 +1,116 @@
+// What a run keeps in memory (issue 18): an experiment that owns its scenario releases
+// the specs only the build reads, and the packet traces and the prediction, set up from
+// them, are the same as those of an experiment that borrows an intact scenario; the run's
+// link results are the monitored links and the bottleneck only.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "../support/helpers.hpp"
+
+namespace fs = std::filesystem;
+using namespace fastsim;
+using fastsim::testing::read_file;
+using fastsim::testing::scenario_from;
+
+namespace {
+
+// Two Reno flows through a 10 Mb/s bottleneck with random loss (a predicted equilibrium),
+// every kind of packet trace, and one access link monitored.
+const std::string kScenario = R"({"name": "mem", "seed": 7, "duration": "3s", "sample_interval": "0.5s",
+    "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "5ms", "buffer": "20pkt", "loss_rate": 0.002},
+                              "access": {"rate": "100Mbps", "buffer": "1000pkt"}}},
+    "flows": [{"id": "a", "rtt": "20ms"}, {"id": "b", "rtt": "40ms", "start": "0.5s"}],
+    "monitor": ["a.access_src"],
+    "output": {"packet_trace": {"flows": ["a", "b"], "links": ["b.access_dst", "bottleneck"],
+                                "pcap": ["bottleneck", "a.access_src_rev"]}}})";
+
+}  // namespace
+
+TEST_CASE("an experiment owning its scenario releases the build's specs; traces and prediction are unchanged",
+          "[memory][packet_trace][predict]") {
+  const config::Scenario borrowed = scenario_from(kScenario);
+  const fs::path dir = fastsim::testing::temp_dir("experiment-memory");
+  run::RunOptions options;
+  options.predict = true;
+  options.out_dir = (dir / "borrowed").string();
+  {
+    run::Experiment exp(borrowed);
+    exp.run(options);
+  }
+  options.out_dir = (dir / "owned").string();
+  run::Experiment exp(scenario_from(kScenario));
+  exp.run(options);
+
+  // Released: the link specs, the node list and the flows' routes; the borrowed one is intact.
+  CHECK(exp.scenario().links.empty());
+  CHECK(exp.scenario().nodes.empty());
+  REQUIRE(exp.scenario().flows.size() == 2);
+  CHECK(exp.scenario().flows[0].route.empty());
+  CHECK(exp.scenario().flows[0].data_links.empty());
+  CHECK(exp.scenario().flows[0].ack_links.empty());
+  CHECK(exp.scenario().flows[0].id == "a");
+  CHECK(borrowed.links.size() == 10);
+  CHECK(borrowed.flows[0].data_links.size() == 3);
+
+  const std::vector<std::string> machine = {"wall_time_s", "peak_rss_mb"};
+  const auto a = fastsim::testing::run_outputs(dir / "borrowed", machine);
+  const auto b = fastsim::testing::run_outputs(dir / "owned", machine);
+  for (const char* traced : {"packet_trace.bin", "links/bottleneck.pcap", "links/a.access_src_rev.pcap"}) {
+    INFO(traced);
+    REQUIRE(a.contains(traced));
+    CHECK(!a.at(traced).empty());
+  }
+  // The prediction holds numbers computed from the links (rates, delays, loss).
+  const auto summary = nlohmann::json::parse(read_file(dir / "owned" / "summary.json"));
+  REQUIRE(summary.contains("prediction"));
+  bool predicted = false;
+  for (const auto& interval : summary["prediction"]["intervals"]) {
+    for (const auto& f : interval["flows"])
+      predicted = predicted || f["predicted_goodput_bps"].is_number();
+  }
+  CHECK(predicted);
+  CHECK(a.size() == b.size());
+  for (const auto& [name, text] : a) {
+    INFO(name);
+    REQUIRE(b.contains(name));
+    CHECK(b.at(name) == text);
+  }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("the run's link results are the monitored links and the bottleneck", "[memory]") {
+  const config::Scenario s = scenario_from(kScenario);
+  run::Experiment exp(s);
+  const auto& r = exp.run();
+  std::vector<std::string> ids;
+  for (const auto& l : r.links)
+    ids.push_back(l.id);
+  CHECK(ids == std::vector<std::string>{"bottleneck", "a.access_src"});  // scenario order
+  CHECK(r.links[1].monitored);
+  CHECK(!r.links[1].queue_samples.empty());
+  // Another link's totals come from the link itself.
+  const run::LinkResult down = run::link_result(exp.link("a.access_dst"), nullptr, r.sim_time_s);
+  CHECK(down.id == "a.access_dst");
+  CHECK(down.departures > 0);
+}
+
+TEST_CASE("the run's link results hold the bottleneck when it is not monitored", "[memory]") {
+  // The intervals look the scenario's bottleneck up among the link results, monitored or not.
+  const config::Scenario s = scenario_from(R"({"name": "mem", "seed": 1, "duration": "1s",
+      "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "5ms", "buffer": "20pkt"},
+                                "access": {"rate": "100Mbps", "buffer": "1000pkt"}}},
+      "flows": [{"id": "a", "rtt": "20ms"}]})");
+  REQUIRE(s.links[0].link.id == s.bottleneck);
+  REQUIRE(s.links[0].monitor);
+  config::Scenario unmonitored = s;
+  unmonitored.links[0].monitor = false;
+  run::Experiment exp(unmonitored);
+  const auto& r = exp.run();
+  REQUIRE(r.links.size() == 1);
+  CHECK(r.links[0].id == s.bottleneck);
+  CHECK(!r.links[0].monitored);
+  CHECK(r.links[0].departures > 0);
+}
