@@ -178,21 +178,34 @@ void Link::drop(Packet* p, Time in, bool early) {
 }
 
 [[gnu::always_inline]] inline void Link::retire(Time now) {
+  // Packets leave in ring order (a FIFO serves back to back, a pipe releases in order: out()
+  // never decreases along the ring), so the slots to free are a prefix, found without
+  // walking it: up to the first pending slot (its delivery event not done; a delivered
+  // one left at its out() <= now) and the first whose packet is still on the wire.
+  const uint64_t end = std::min(deliver_, arrived_);
   uint64_t head = head_;
-  for (; head < arrived_; ++head) {
-    Slot& s = slot(head);
-    if (s.state == SlotState::kDelivered)  // counted when delivered
-      continue;
-    if (s.state == SlotState::kPending || out(s) > now)
-      break;
-    if (s.state == SlotState::kChained) {
-      ++counters_.departures;
-    } else {  // kLost
-      ++counters_.random_losses;
-      ++s.pkt->route->counters->random_losses;
-      pool_.release(s.pkt);
-      lost_.pop_front();
+  if (head < end) {
+    if (out(slot(end - 1)) <= now) {
+      head = end;
+    } else {  // the first slot with out() > now, in [head, end - 1]
+      uint64_t hi = end - 1;
+      while (head < hi) {
+        const uint64_t mid = head + (hi - head) / 2;
+        if (out(slot(mid)) > now)
+          hi = mid;
+        else
+          head = mid + 1;
+      }
     }
+  }
+  // Chained slots' departures are counted when read (counters()); lost ones leave the
+  // wire now, in ring order.
+  while (!lost_.empty() && lost_.front() < head) {
+    Packet* p = slot(lost_.front()).pkt;
+    ++counters_.random_losses;
+    ++p->route->counters->random_losses;
+    pool_.release(p);
+    lost_.pop_front();
   }
   // Slots the admission view still counted as waiting started before any future input
   // time: they leave it with the head.
@@ -362,6 +375,7 @@ void Link::accept(Packet* p, Time in) {
   Link* next = feeds_chain_ && p->hop + 1u < links.size() ? links[p->hop + 1u] : nullptr;
   if (next != nullptr && next->feeder_ == this) {
     s.state = SlotState::kChained;
+    ++chained_;
     if (deliver_ == idx)
       deliver_ = tail_;
     ++p->hop;
@@ -433,6 +447,11 @@ const LinkCounters& Link::counters() {
   integrate_queue(now);
   report_ = counters_;
   report_.arrivals += arrived_;  // slots that have arrived (drops and an AQM's count in counters_)
+  // Chained packets have left once their out() is past: all but a suffix of the ring.
+  uint64_t on_wire = 0;
+  for (uint64_t k = tail_; k > head_ && out(slot(k - 1)) > now; --k)
+    on_wire += slot(k - 1).state == SlotState::kChained ? 1 : 0;
+  report_.departures += chained_ - on_wire;
   if (!pipe_mode_ && !aqm_) {
     // A FIFO serves its slots back to back in ring order: the packets started are the
     // admitted ones less a suffix of the ring not yet started, and the transmitter works

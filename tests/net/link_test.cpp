@@ -135,32 +135,28 @@ struct Chain {
   }
   struct Snapshot {
     uint64_t arrivals, drops, early_drops, marks, losses, departures, bytes_sent, queue, queue_bytes, on_link,
-        max_queue, period_max_queue, live;
-    double area;
+        max_queue, period_max_queue, live, fast_departures, fast_max_queue;
+    double area, fast_area;
     Duration busy;
     bool operator==(const Snapshot&) const = default;
   };
-  /// The slow link's statistics now (each computed lazily when read: they must be exact
-  /// at any instant), after checking both links' invariants.
+  /// The slow link's statistics now, and the fast one's that chaining changes (its
+  /// departures are handed on chained: counted when read), each computed lazily when
+  /// read: they must be exact at any instant; after checking both links' invariants.
   Snapshot snapshot() {
     fast.check_invariants();
     slow.check_invariants();
+    const auto f = fast.counters();
     const auto c = slow.counters();
-    return {c.arrivals,
-            c.drops,
-            c.early_drops,
-            c.ce_marks,
-            c.random_losses,
-            c.departures,
-            c.bytes_sent,
-            slow.queue_packets(),
-            slow.queue_bytes(),
-            slow.packets_on_link(),
-            c.max_queue_pkts,
-            slow.take_period_max_queue(),
-            pool.live(),
-            c.queue_area,
-            c.busy};
+    return {c.arrivals,         c.drops,
+            c.early_drops,      c.ce_marks,
+            c.random_losses,    c.departures,
+            c.bytes_sent,       slow.queue_packets(),
+            slow.queue_bytes(), slow.packets_on_link(),
+            c.max_queue_pkts,   slow.take_period_max_queue(),
+            pool.live(),        f.departures,
+            f.max_queue_pkts,   c.queue_area,
+            f.queue_area,       c.busy};
   }
 };
 }  // namespace

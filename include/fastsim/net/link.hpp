@@ -381,6 +381,7 @@ class Link final : public PacketSink {
   uint64_t queued_pkts_ = 0;
   uint64_t queued_bytes_ = 0;
   uint64_t period_max_queue_ = 0;
+  uint64_t chained_ = 0;           // slots handed on chained: departed at their out() (counters())
   Time next_due_ = Time::never();  // sync() has nothing to do before this time
   // Lost slots not yet retired, oldest first (their packets return to the pool at out()).
   boost::circular_buffer<uint64_t> lost_;
