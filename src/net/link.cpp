@@ -122,16 +122,19 @@ void Link::drop(Packet* p, Time in, bool early) {
 }
 
 [[gnu::always_inline]] inline void Link::arrive(Slot& s) {
-  // Arrivals are counted by the view's cursor (counters()).
+  // Arrivals are counted by the view's cursor (counters()); the largest queue only per
+  // period, folded into the run's maximum when the period ends or counters() is read.
   counters_.ce_marks += s.marked ? 1 : 0;
   if (s.tx_start > s.in) {
     integrate_queue(s.in);
     ++queued_pkts_;
     queued_bytes_ += s.size;
-    counters_.max_queue_pkts = std::max(counters_.max_queue_pkts, queued_pkts_);
     period_max_queue_ = std::max(period_max_queue_, queued_pkts_);
-  } else if (pipe_mode_) [[unlikely]] {  // a FIFO's service is summed at admission
-    serve(s);
+  } else {
+    // It starts on arrival, after everything before it (start_until() started those).
+    if (pipe_mode_) [[unlikely]]  // a FIFO's service is summed at admission
+      serve(s);
+    started_ = arrived_ + 1;
   }
 }
 
@@ -155,11 +158,9 @@ void Link::drop(Packet* p, Time in, bool early) {
     if (a.in > now)
       break;
     start_until(a.in);
+    // A slot that never waits starts on arrival: the start cursor passes it now instead
+    // of in a later start_until().
     arrive(a);
-    // A slot that never waits starts on arrival: with nothing before it left to start,
-    // the start cursor passes it now instead of in a later start_until().
-    if (started_ == arrived_ && a.tx_start == a.in)
-      ++started_;
     ++arrived_;
   }
   start_until(now);
@@ -446,6 +447,7 @@ const LinkCounters& Link::counters() {
   const Time now = sim_.now();
   integrate_queue(now);
   report_ = counters_;
+  report_.max_queue_pkts = std::max(counters_.max_queue_pkts, period_max_queue_);
   report_.arrivals += arrived_;  // slots that have arrived (drops and an AQM's count in counters_)
   // Chained packets have left once their out() is past: all but a suffix of the ring.
   uint64_t on_wire = 0;
@@ -485,6 +487,7 @@ uint64_t Link::queue_bytes() {
 uint64_t Link::take_period_max_queue() {
   refresh();
   const uint64_t m = period_max_queue_;
+  counters_.max_queue_pkts = std::max(counters_.max_queue_pkts, m);
   period_max_queue_ = queued_pkts_;
   return m;
 }
@@ -545,8 +548,8 @@ void Link::check_state() const {
                      queued_bytes));
   if (admit_pkts != admit_queue_pkts_ || admit_bytes != admit_queue_bytes_)
     fail("the admission view's queue does not match the slots it covers");
-  if (period_max_queue_ < queued_pkts_ || counters_.max_queue_pkts < period_max_queue_)
-    fail("a queue maximum below the current queue");
+  if (period_max_queue_ < queued_pkts_)
+    fail("the period's queue maximum below the current queue");
   for (const DropAhead& d : drops_ahead_) {
     if (d.in <= now)
       fail("a chained drop due by now is not counted");
