@@ -122,9 +122,8 @@ void Link::drop(Packet* p, Time in, bool early) {
 }
 
 [[gnu::always_inline]] inline void Link::arrive(Slot& s) {
-  // Arrivals are counted by the view's cursor (counters()); the largest queue only per
-  // period, folded into the run's maximum when the period ends or counters() is read.
-  counters_.ce_marks += s.marked ? 1 : 0;
+  // Arrivals and marks are counted from the view's cursor (counters()); the largest queue
+  // only per period, folded into the run's maximum when the period ends or counters() is read.
   if (s.tx_start > s.in) {
     integrate_queue(s.in);
     ++queued_pkts_;
@@ -345,8 +344,10 @@ void Link::accept(Packet* p, Time in) {
   s.marked = false;
   if (may_mark_) [[unlikely]] {
     s.marked = (admit_queue_pkts_ >= mark_threshold_ && p->ecn_capable()) || (modelled_ && red_marked_);
-    if (s.marked)
+    if (s.marked) {
       p->mark_ce();
+      ++marks_admitted_;
+    }
   }
   if (*start > in) {
     ++admit_queue_pkts_;
@@ -449,6 +450,11 @@ const LinkCounters& Link::counters() {
   report_ = counters_;
   report_.max_queue_pkts = std::max(counters_.max_queue_pkts, period_max_queue_);
   report_.arrivals += arrived_;  // slots that have arrived (drops and an AQM's count in counters_)
+  // Marks count at the packet's arrival: the ones admitted less those not yet arrived.
+  uint64_t marks = marks_admitted_;
+  for (uint64_t k = arrived_; k < tail_ && marks != 0; ++k)
+    marks -= slot(k).marked ? 1 : 0;
+  report_.ce_marks += marks;
   // Chained packets have left once their out() is past: all but a suffix of the ring.
   uint64_t on_wire = 0;
   for (uint64_t k = tail_; k > head_ && out(slot(k - 1)) > now; --k)

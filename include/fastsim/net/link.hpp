@@ -52,8 +52,8 @@
 //   since (one visit per arrival, starting the waiting packets before it), adding the queue
 //   integral's terms in time order as a per-change update would, and keeps the period's
 //   largest queue (the run's is the largest period's, folded when read). Packets leave in
-//   ring order: the slots freed are a prefix found without walking it; a chained slot's
-//   departure and a FIFO's bytes sent and busy time are sums taken at admission less the
+//   ring order: the slots freed are a prefix found without walking it; chained departures,
+//   ECN marks and a FIFO's bytes sent and busy time are sums taken at admission less the
 //   ring's suffix not yet past. Between reads the packet path only does what others observe
 //   at its time: a chained drop reaching the link and a lost packet leaving the wire update
 //   the route's counters and free the packet at the link's first entry (accept, delivery,
@@ -382,12 +382,13 @@ class Link final : public PacketSink {
   uint64_t queued_bytes_ = 0;
   uint64_t period_max_queue_ = 0;
   uint64_t chained_ = 0;           // slots handed on chained: departed at their out() (counters())
+  uint64_t marks_admitted_ = 0;    // slots admitted marked CE: counted at their arrival (counters())
   Time next_due_ = Time::never();  // sync() has nothing to do before this time
   // Lost slots not yet retired, oldest first (their packets return to the pool at out()).
   boost::circular_buffer<uint64_t> lost_;
   Time area_since_ = Time::zero();
-  // Counted as they happen: drops, marks, losses, delivered departures, the queue integral
-  // and period maximum, a pipe's or an AQM's service and arrivals; counters() adds the rest.
+  // Counted as they happen: drops, losses, delivered departures, the queue integral and
+  // period maximum, a pipe's or an AQM's service, arrivals, marks; counters() adds the rest.
   LinkCounters counters_;
   LinkCounters report_;  // what counters() returns
   // Serialization times of the last two packet sizes seen ([0] the most recent).
