@@ -122,16 +122,18 @@ void Link::drop(Packet* p, Time in, bool early) {
 }
 
 [[gnu::always_inline]] inline void Link::arrive(Slot& s) {
-  // Arrivals are counted by the view's cursor (counters()).
-  counters_.ce_marks += s.marked ? 1 : 0;
+  // Arrivals and marks are counted from the view's cursor (counters()); the largest queue
+  // only per period, folded into the run's maximum when the period ends or counters() is read.
   if (s.tx_start > s.in) {
     integrate_queue(s.in);
     ++queued_pkts_;
     queued_bytes_ += s.size;
-    counters_.max_queue_pkts = std::max(counters_.max_queue_pkts, queued_pkts_);
     period_max_queue_ = std::max(period_max_queue_, queued_pkts_);
-  } else if (pipe_mode_) [[unlikely]] {  // a FIFO's service is summed at admission
-    serve(s);
+  } else {
+    // It starts on arrival, after everything before it (start_until() started those).
+    if (pipe_mode_) [[unlikely]]  // a FIFO's service is summed at admission
+      serve(s);
+    started_ = arrived_ + 1;
   }
 }
 
@@ -155,11 +157,9 @@ void Link::drop(Packet* p, Time in, bool early) {
     if (a.in > now)
       break;
     start_until(a.in);
+    // A slot that never waits starts on arrival: the start cursor passes it now instead
+    // of in a later start_until().
     arrive(a);
-    // A slot that never waits starts on arrival: with nothing before it left to start,
-    // the start cursor passes it now instead of in a later start_until().
-    if (started_ == arrived_ && a.tx_start == a.in)
-      ++started_;
     ++arrived_;
   }
   start_until(now);
@@ -178,21 +178,34 @@ void Link::drop(Packet* p, Time in, bool early) {
 }
 
 [[gnu::always_inline]] inline void Link::retire(Time now) {
+  // Packets leave in ring order (a FIFO serves back to back, a pipe releases in order: out()
+  // never decreases along the ring), so the slots to free are a prefix, found without
+  // walking it: up to the first pending slot (its delivery event not done; a delivered
+  // one left at its out() <= now) and the first whose packet is still on the wire.
+  const uint64_t end = std::min(deliver_, arrived_);
   uint64_t head = head_;
-  for (; head < arrived_; ++head) {
-    Slot& s = slot(head);
-    if (s.state == SlotState::kDelivered)  // counted when delivered
-      continue;
-    if (s.state == SlotState::kPending || out(s) > now)
-      break;
-    if (s.state == SlotState::kChained) {
-      ++counters_.departures;
-    } else {  // kLost
-      ++counters_.random_losses;
-      ++s.pkt->route->counters->random_losses;
-      pool_.release(s.pkt);
-      lost_.pop_front();
+  if (head < end) {
+    if (out(slot(end - 1)) <= now) {
+      head = end;
+    } else {  // the first slot with out() > now, in [head, end - 1]
+      uint64_t hi = end - 1;
+      while (head < hi) {
+        const uint64_t mid = head + (hi - head) / 2;
+        if (out(slot(mid)) > now)
+          hi = mid;
+        else
+          head = mid + 1;
+      }
     }
+  }
+  // Chained slots' departures are counted when read (counters()); lost ones leave the
+  // wire now, in ring order.
+  while (!lost_.empty() && lost_.front() < head) {
+    Packet* p = slot(lost_.front()).pkt;
+    ++counters_.random_losses;
+    ++p->route->counters->random_losses;
+    pool_.release(p);
+    lost_.pop_front();
   }
   // Slots the admission view still counted as waiting started before any future input
   // time: they leave it with the head.
@@ -331,8 +344,10 @@ void Link::accept(Packet* p, Time in) {
   s.marked = false;
   if (may_mark_) [[unlikely]] {
     s.marked = (admit_queue_pkts_ >= mark_threshold_ && p->ecn_capable()) || (modelled_ && red_marked_);
-    if (s.marked)
+    if (s.marked) {
       p->mark_ce();
+      ++marks_admitted_;
+    }
   }
   if (*start > in) {
     ++admit_queue_pkts_;
@@ -362,6 +377,7 @@ void Link::accept(Packet* p, Time in) {
   Link* next = feeds_chain_ && p->hop + 1u < links.size() ? links[p->hop + 1u] : nullptr;
   if (next != nullptr && next->feeder_ == this) {
     s.state = SlotState::kChained;
+    ++chained_;
     if (deliver_ == idx)
       deliver_ = tail_;
     ++p->hop;
@@ -432,7 +448,18 @@ const LinkCounters& Link::counters() {
   const Time now = sim_.now();
   integrate_queue(now);
   report_ = counters_;
+  report_.max_queue_pkts = std::max(counters_.max_queue_pkts, period_max_queue_);
   report_.arrivals += arrived_;  // slots that have arrived (drops and an AQM's count in counters_)
+  // Marks count at the packet's arrival: the ones admitted less those not yet arrived.
+  uint64_t marks = marks_admitted_;
+  for (uint64_t k = arrived_; k < tail_ && marks != 0; ++k)
+    marks -= slot(k).marked ? 1 : 0;
+  report_.ce_marks += marks;
+  // Chained packets have left once their out() is past: all but a suffix of the ring.
+  uint64_t on_wire = 0;
+  for (uint64_t k = tail_; k > head_ && out(slot(k - 1)) > now; --k)
+    on_wire += slot(k - 1).state == SlotState::kChained ? 1 : 0;
+  report_.departures += chained_ - on_wire;
   if (!pipe_mode_ && !aqm_) {
     // A FIFO serves its slots back to back in ring order: the packets started are the
     // admitted ones less a suffix of the ring not yet started, and the transmitter works
@@ -466,6 +493,7 @@ uint64_t Link::queue_bytes() {
 uint64_t Link::take_period_max_queue() {
   refresh();
   const uint64_t m = period_max_queue_;
+  counters_.max_queue_pkts = std::max(counters_.max_queue_pkts, m);
   period_max_queue_ = queued_pkts_;
   return m;
 }
@@ -526,8 +554,8 @@ void Link::check_state() const {
                      queued_bytes));
   if (admit_pkts != admit_queue_pkts_ || admit_bytes != admit_queue_bytes_)
     fail("the admission view's queue does not match the slots it covers");
-  if (period_max_queue_ < queued_pkts_ || counters_.max_queue_pkts < period_max_queue_)
-    fail("a queue maximum below the current queue");
+  if (period_max_queue_ < queued_pkts_)
+    fail("the period's queue maximum below the current queue");
   for (const DropAhead& d : drops_ahead_) {
     if (d.in <= now)
       fail("a chained drop due by now is not counted");

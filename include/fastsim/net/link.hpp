@@ -47,17 +47,17 @@
 //   serialization counts towards utilization pro rata over the time it takes (busy_until()),
 //   so the busy time of any period is at most the period.
 // - Statistics are computed when they are read (counters(), queue_packets/bytes(),
-//   take_period_max_queue(), for_each_queued(), packets_on_link()): the real-time view
-//   walks the slots that arrived or started since the last read (one visit per arrival,
-//   starting the waiting packets before it), adding the queue integral's terms in time
-//   order as a per-change update would, and frees the slots whose packets have left. It
-//   also runs when the ring is full, before the ring would grow, so memory is as before.
-//   A drop-tail or RED FIFO's bytes sent and busy time are sums taken at admission less
-//   the ring's suffix not yet started. Between reads the packet path only does what others
-//   observe at its time: a chained drop reaching the link and a lost packet leaving the
-//   wire update the route's counters and return the packet to the pool at the link's
-//   first entry (accept, delivery, read) at or after that time. check_invariants()
-//   recounts all of it from the slots (tests; every read in debug builds).
+//   take_period_max_queue(), for_each_queued(), packets_on_link()) and when the ring is
+//   full (before it would grow): the real-time view walks the slots that arrived or started
+//   since (one visit per arrival, starting the waiting packets before it), adding the queue
+//   integral's terms in time order as a per-change update would, and keeps the period's
+//   largest queue (the run's is the largest period's, folded when read). Packets leave in
+//   ring order: the slots freed are a prefix found without walking it; chained departures,
+//   ECN marks and a FIFO's bytes sent and busy time are sums taken at admission less the
+//   ring's suffix not yet past. Between reads the packet path only does what others observe
+//   at its time: a chained drop reaching the link and a lost packet leaving the wire update
+//   the route's counters and free the packet at the link's first entry (accept, delivery,
+//   read) at or after that time. check_invariants() recounts it from the slots (tests, debug).
 #pragma once
 
 #include <array>
@@ -381,12 +381,14 @@ class Link final : public PacketSink {
   uint64_t queued_pkts_ = 0;
   uint64_t queued_bytes_ = 0;
   uint64_t period_max_queue_ = 0;
+  uint64_t chained_ = 0;           // slots handed on chained: departed at their out() (counters())
+  uint64_t marks_admitted_ = 0;    // slots admitted marked CE: counted at their arrival (counters())
   Time next_due_ = Time::never();  // sync() has nothing to do before this time
   // Lost slots not yet retired, oldest first (their packets return to the pool at out()).
   boost::circular_buffer<uint64_t> lost_;
   Time area_since_ = Time::zero();
-  // Counted as they happen: drops, marks, losses, departures, the queue's integral and
-  // maximum, and a pipe's or an AQM's service and arrivals; counters() adds the rest.
+  // Counted as they happen: drops, losses, delivered departures, the queue integral and
+  // period maximum, a pipe's or an AQM's service, arrivals, marks; counters() adds the rest.
   LinkCounters counters_;
   LinkCounters report_;  // what counters() returns
   // Serialization times of the last two packet sizes seen ([0] the most recent).
