@@ -553,7 +553,7 @@ void TcpSender::on_rto_timer() {
   retx_ptr_ = snd_una_;
   retx_below_.clear();
   if (rack_) {
-    rack_->clear_queue();
+    rack_->on_timeout(snd_nxt_);
     tlp_end_ = kNone;
     tlp_deadline_ = Time::never();
   }

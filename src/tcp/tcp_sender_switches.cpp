@@ -18,7 +18,10 @@ void TcpSender::on_transmit_extras(uint64_t seq, bool retransmission, bool arm_p
   if (cfg_.slow_start_after_idle)
     last_send_ = sim_.now();
   if (rack_) {
-    rack_->on_transmit(seq, sim_.now());
+    if (retransmission)
+      rack_->on_retransmit(seq, sim_.now(), snd_nxt_);
+    else
+      rack_->on_new_data(seq, sim_.now());
     if (!retransmission && !probing_) {
       if (arm_probe)
         schedule_tlp();
@@ -31,6 +34,7 @@ void TcpSender::rack_detect_loss() {
   // RFC 8985 6.2 step 4: no reordering window in recovery or once dupack_threshold
   // segments are SACKed, unless reordering has been seen.
   const bool reo_zero = state_ != cc::CaState::kOpen || sacked_out_ >= cfg_.dupack_threshold;
+  auto fresh = [this](uint64_t s) { return (seg(s) & (kSacked | kLost | kEverRetrans)) == 0; };
   auto live = [this](uint64_t s) {
     if (s < snd_una_ || s >= snd_nxt_)
       return false;
@@ -38,7 +42,8 @@ void TcpSender::rack_detect_loss() {
     return (f & kSacked) == 0 && ((f & kLost) == 0 || (f & kRetrans) != 0);
   };
   auto lose = [this](uint64_t s) { rack_mark_lost(s); };
-  const std::optional<Duration> wait = rack_->detect_loss(sim_.now(), reo_zero, rtt_.view().srtt, live, lose);
+  const std::optional<Duration> wait =
+      rack_->detect_loss(sim_.now(), reo_zero, rtt_.view().srtt, snd_una_, snd_nxt_, fresh, live, lose);
   if (resend_now_) {  // as at the start of a recovery (RFC 6675 4.3), the first one leaves at once
     resend_now_ = false;
     if (const uint64_t first = next_retransmission(); first != kNone)
