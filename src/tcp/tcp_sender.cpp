@@ -32,17 +32,33 @@ TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg
   segs_.assign(kInitialRing, 0);
   seg_mask_ = kInitialRing - 1;
   if (cfg.rack && cfg.sack)
-    rack_ = std::make_unique<Rack>(kInitialRing);
+    rack_ = std::make_unique<RackTlp>(this, kInitialRing);
+  if (cc_->wants_timer())
+    cc_timer_ = std::make_unique<CcTimer>(this);
+  if (cfg.pacing || cc_->wants_pacing())
+    pacer_ = std::make_unique<Pacer>(this);
   if (cc_->wants_rate_samples())
     rate_ = std::make_unique<RateSampler>(kInitialRing);
   cc_->attach(this);
 }
 
 void TcpSender::set_timer(Time at) {
-  if (cc_timer_event_.scheduled())
-    sim_.cancel(cc_timer_event_);
+  if (!cc_timer_) {
+    if (at == Time::never())
+      return;
+    cc_timer_ = std::make_unique<CcTimer>(this);  // an algorithm that did not say wants_timer()
+  }
+  if (cc_timer_->scheduled())
+    sim_.cancel(*cc_timer_);
   if (at != Time::never())
-    sim_.schedule_at(cc_timer_event_, std::max(at, sim_.now()));
+    sim_.schedule_at(*cc_timer_, std::max(at, sim_.now()));
+}
+
+void TcpSender::set_local_congestion_queue(net::Link* nic) {
+  if (nic == nullptr)
+    local_.reset();
+  else
+    local_ = std::make_unique<LocalCongestion>(this, nic);
 }
 
 void TcpSender::on_cc_timer() {
@@ -67,7 +83,7 @@ void TcpSender::grow_ring(uint64_t outstanding) {
   segs_.swap(grown);
   seg_mask_ = n - 1;
   if (rack_)
-    rack_->resize_ring(n, snd_una_, snd_nxt_);
+    rack_->rack.resize_ring(n, snd_una_, snd_nxt_);
   if (rate_)
     rate_->resize_ring(n, snd_una_, snd_nxt_);
 }
@@ -195,15 +211,15 @@ Time TcpSender::send_batch() {
       cwnd_limited_ = true;
       return probe_rto;
     }
-    if (nic_ != nullptr && nic_blocked())
+    if (local_ && nic_blocked())
       return probe_rto;
     if (pacing_rate_ > 0) {
-      if (sim_.now() < next_send_) {
-        if (!pace_event_.scheduled())
-          sim_.schedule_at(pace_event_, next_send_);
+      if (sim_.now() < pacer_->next_send) {
+        if (!pacer_->event.scheduled())
+          sim_.schedule_at(pacer_->event, pacer_->next_send);
         return probe_rto;
       }
-      next_send_ = sim_.now() + pacing_gap_;
+      pacer_->next_send = sim_.now() + pacer_->gap;
     }
     if (retx == kNone && rack_) {
       // schedule_tlp runs (in on_transmit_extras) before send_segment may arm the RTO, so
@@ -219,21 +235,21 @@ Time TcpSender::send_batch() {
 }
 
 bool TcpSender::nic_blocked() {
-  const std::optional<Time> room = nic_->full_until(cfg_.packet_size);
+  const std::optional<Time> room = local_->nic->full_until(cfg_.packet_size);
   if (!room)
     return false;
-  if (state_ == cc::CaState::kOpen && snd_una_ >= cwr_high_) {  // Linux tcp_enter_cwr, once per window
+  if (state_ == cc::CaState::kOpen && snd_una_ >= local_->cwr_high) {  // Linux tcp_enter_cwr, once per window
     ++counters_.local_congestion;
     account_window();
     const cc::LossResponse r = cc_->on_loss(view(), w_);
     w_.ssthresh_pkts = r.ssthresh_pkts;
     w_.cwnd_pkts = std::max(std::min(w_.cwnd_pkts, r.ssthresh_pkts), 1.0);
-    cwr_high_ = snd_nxt_;
+    local_->cwr_high = snd_nxt_;
     if (observer_ != nullptr) [[unlikely]]
       trace_window();
   }
-  if (!nic_event_.scheduled() || nic_event_.time() > *room)
-    sim_.schedule_at(nic_event_, *room);
+  if (!local_->event.scheduled() || local_->event.time() > *room)
+    sim_.schedule_at(local_->event, *room);
   return true;
 }
 
@@ -257,8 +273,8 @@ void TcpSender::receive(net::Packet* p) {
   const uint64_t prior_sacked = sacked_out_;
   const uint64_t prior_loss_marks = loss_marks_;
   if (rack_) {
-    ack_echo_ = p->echo;
-    rack_->begin_ack();
+    rack_->ack_echo = p->echo;
+    rack_->rack.begin_ack();
   }
   if (rack_)  // the RACK hook is compiled out of the path without it
     process_sack_blocks<true>(p);
@@ -273,7 +289,7 @@ void TcpSender::receive(net::Packet* p) {
   const bool ece = (p->ecn & net::ecn::kEce) != 0;
   pool_.release(p);
   if (rack_) {
-    if (rack_->advanced())
+    if (rack_->rack.advanced())
       rack_detect_loss();
     tlp_on_ack(echo_retx);
   } else if (cfg_.sack) {
@@ -342,7 +358,7 @@ template <bool kRack>
 void TcpSender::mark_sacked(uint64_t seq) {
   uint8_t& f = seg(seq);
   if constexpr (kRack)
-    rack_->on_delivered(seq, (f & kEverRetrans) != 0, ack_echo_, sim_.now());
+    rack_->rack.on_delivered(seq, (f & kEverRetrans) != 0, rack_->ack_echo, sim_.now());
   if (rate_)
     rate_->on_delivered(seq);
   if ((f & kLost) != 0)
@@ -394,7 +410,7 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
   if (rack_) {
     for (uint64_t s = snd_una_; s < ack; ++s) {
       if (const uint8_t f = seg(s); (f & kSacked) == 0)
-        rack_->on_delivered(s, (f & kEverRetrans) != 0, p->echo, sim_.now());
+        rack_->rack.on_delivered(s, (f & kEverRetrans) != 0, p->echo, sim_.now());
     }
   }
   if (rate_)
@@ -500,7 +516,7 @@ void TcpSender::enter_recovery() {
     mark_ptr_ = std::max(mark_ptr_, snd_una_ + 1);
   }
   const uint64_t first = next_retransmission();  // RFC 6675 4.3: leaves regardless of cwnd
-  if (first != kNone && !(nic_ != nullptr && nic_blocked()))
+  if (first != kNone && !(local_ && nic_blocked()))
     transmit(first, true);
 }
 
@@ -516,7 +532,7 @@ void TcpSender::on_rto_timer() {
     return;
   }
   // A probe cut to the RTO (RFC 8985 7.2: PTO = min(PTO, RTO)) goes first.
-  if (rack_ && tlp_deadline_ <= sim_.now() && send_loss_probe())
+  if (rack_ && rack_->tlp_deadline <= sim_.now() && send_loss_probe())
     return;
   ++counters_.timeouts;
   account_window();
@@ -553,9 +569,9 @@ void TcpSender::on_rto_timer() {
   retx_ptr_ = snd_una_;
   retx_below_.clear();
   if (rack_) {
-    rack_->clear_queue();
-    tlp_end_ = kNone;
-    tlp_deadline_ = Time::never();
+    rack_->rack.on_timeout(snd_nxt_);
+    rack_->tlp_end = kNone;
+    rack_->tlp_deadline = Time::never();
   }
   rto_deadline_ = sim_.now() + rtt_.rto();
   sim_.schedule_at(rto_event_, rto_deadline_);

@@ -14,8 +14,11 @@ constexpr double kPacingAvoidanceRatio = 1.2;
 
 void TcpSender::apply_pacing_rate(double pkts_per_s) {
   pacing_rate_ = pkts_per_s > 0 ? pkts_per_s : 0;
-  if (pacing_rate_ > 0)
-    pacing_gap_ = Duration::seconds(1.0 / pacing_rate_);
+  if (pacing_rate_ > 0) {
+    if (!pacer_)  // an algorithm that did not say wants_pacing()
+      pacer_ = std::make_unique<Pacer>(this);
+    pacer_->gap = Duration::seconds(1.0 / pacing_rate_);
+  }
 }
 
 void TcpSender::update_pacing() {

@@ -18,8 +18,11 @@ void TcpSender::on_transmit_extras(uint64_t seq, bool retransmission, bool arm_p
   if (cfg_.slow_start_after_idle)
     last_send_ = sim_.now();
   if (rack_) {
-    rack_->on_transmit(seq, sim_.now());
-    if (!retransmission && !probing_) {
+    if (retransmission)
+      rack_->rack.on_retransmit(seq, sim_.now(), snd_nxt_);
+    else
+      rack_->rack.on_new_data(seq, sim_.now());
+    if (!retransmission && !rack_->probing) {
       if (arm_probe)
         schedule_tlp();
     } else if (retransmission && seq == snd_una_)
@@ -31,6 +34,7 @@ void TcpSender::rack_detect_loss() {
   // RFC 8985 6.2 step 4: no reordering window in recovery or once dupack_threshold
   // segments are SACKed, unless reordering has been seen.
   const bool reo_zero = state_ != cc::CaState::kOpen || sacked_out_ >= cfg_.dupack_threshold;
+  auto fresh = [this](uint64_t s) { return (seg(s) & (kSacked | kLost | kEverRetrans)) == 0; };
   auto live = [this](uint64_t s) {
     if (s < snd_una_ || s >= snd_nxt_)
       return false;
@@ -38,7 +42,8 @@ void TcpSender::rack_detect_loss() {
     return (f & kSacked) == 0 && ((f & kLost) == 0 || (f & kRetrans) != 0);
   };
   auto lose = [this](uint64_t s) { rack_mark_lost(s); };
-  const std::optional<Duration> wait = rack_->detect_loss(sim_.now(), reo_zero, rtt_.view().srtt, live, lose);
+  const std::optional<Duration> wait =
+      rack_->rack.detect_loss(sim_.now(), reo_zero, rtt_.view().srtt, snd_una_, snd_nxt_, fresh, live, lose);
   if (resend_now_) {  // as at the start of a recovery (RFC 6675 4.3), the first one leaves at once
     resend_now_ = false;
     if (const uint64_t first = next_retransmission(); first != kNone)
@@ -46,10 +51,10 @@ void TcpSender::rack_detect_loss() {
   }
   if (wait) {
     const Time at = sim_.now() + *wait;
-    if (!reo_event_.scheduled() || reo_event_.time() != at) {
-      if (reo_event_.scheduled())
-        sim_.cancel(reo_event_);
-      sim_.schedule_at(reo_event_, at);
+    if (!rack_->reo_event.scheduled() || rack_->reo_event.time() != at) {
+      if (rack_->reo_event.scheduled())
+        sim_.cancel(rack_->reo_event);
+      sim_.schedule_at(rack_->reo_event, at);
     }
   }
 }
@@ -64,7 +69,7 @@ void TcpSender::rack_mark_lost(uint64_t seq) {
     // Without PRR nothing else bounds a recovery's sending, so each retransmission lost
     // after the last reduction brings a new one (at most one per round trip); with PRR,
     // as Linux, the recovery keeps its single reduction.
-    if (!cfg_.prr && state_ == cc::CaState::kRecovery && rack_->xmit_ts(seq) >= reduced_at_) {
+    if (!cfg_.prr && state_ == cc::CaState::kRecovery && rack_->rack.xmit_ts(seq) >= reduced_at_) {
       const cc::LossResponse r = cc_->on_loss(view(), w_);
       w_.ssthresh_pkts = r.ssthresh_pkts;
       w_.cwnd_pkts = std::max(r.cwnd_pkts, 1.0);
@@ -99,56 +104,56 @@ void TcpSender::on_reo_timer() {
 
 void TcpSender::schedule_tlp() {
   // RFC 8985 7.2: armed while Open with data outstanding, nothing SACKed and no probe out.
-  if (state_ != cc::CaState::kOpen || sacked_out_ > 0 || snd_nxt_ == snd_una_ || tlp_end_ != kNone) {
-    tlp_deadline_ = Time::never();
+  if (state_ != cc::CaState::kOpen || sacked_out_ > 0 || snd_nxt_ == snd_una_ || rack_->tlp_end != kNone) {
+    rack_->tlp_deadline = Time::never();
     return;
   }
   const std::optional<Duration> srtt = rtt_.view().srtt;
   Duration pto = srtt ? *srtt * 2 : cfg_.initial_rto;
   if (srtt && snd_nxt_ - snd_una_ == 1)
     pto += kTlpDelayedAckAllowance;
-  tlp_deadline_ = std::min(sim_.now() + pto, rto_deadline_);
-  if (!tlp_event_.scheduled() || tlp_event_.time() > tlp_deadline_)
-    sim_.schedule_at(tlp_event_, tlp_deadline_);
+  rack_->tlp_deadline = std::min(sim_.now() + pto, rto_deadline_);
+  if (!rack_->tlp_event.scheduled() || rack_->tlp_event.time() > rack_->tlp_deadline)
+    sim_.schedule_at(rack_->tlp_event, rack_->tlp_deadline);
 }
 
 void TcpSender::on_tlp_timer() {
-  if (tlp_deadline_ == Time::never())
+  if (rack_->tlp_deadline == Time::never())
     return;
-  if (sim_.now() < tlp_deadline_) {
-    sim_.schedule_at(tlp_event_, tlp_deadline_);
+  if (sim_.now() < rack_->tlp_deadline) {
+    sim_.schedule_at(rack_->tlp_event, rack_->tlp_deadline);
     return;
   }
   send_loss_probe();
 }
 
 bool TcpSender::send_loss_probe() {
-  tlp_deadline_ = Time::never();
-  if (state_ != cc::CaState::kOpen || sacked_out_ > 0 || snd_nxt_ == snd_una_ || tlp_end_ != kNone)
+  rack_->tlp_deadline = Time::never();
+  if (state_ != cc::CaState::kOpen || sacked_out_ > 0 || snd_nxt_ == snd_una_ || rack_->tlp_end != kNone)
     return false;
   account_window();
   ++counters_.loss_probes;
-  probing_ = true;
+  rack_->probing = true;
   const bool new_data = has_new_data();
   if (new_data) {
     transmit(snd_nxt_, false);
   } else {
     transmit(snd_nxt_ - 1, true);
   }
-  probing_ = false;
-  tlp_end_ = snd_nxt_;
-  tlp_retrans_ = !new_data;
+  rack_->probing = false;
+  rack_->tlp_end = snd_nxt_;
+  rack_->tlp_retrans = !new_data;
   arm_rto();  // RFC 8985 7.3: the RTO, not another probe, follows
   return true;
 }
 
 void TcpSender::tlp_on_ack(bool ack_echoes_retransmission) {
-  if (tlp_end_ == kNone || snd_una_ < tlp_end_)
+  if (rack_->tlp_end == kNone || snd_una_ < rack_->tlp_end)
     return;
-  tlp_end_ = kNone;
+  rack_->tlp_end = kNone;
   // RFC 8985 7.4: a retransmitted probe repaired a loss if it, not the original, was
   // delivered (no DSACK here: the ACK passing TLP.end_seq echoes the retransmission).
-  if (tlp_retrans_ && ack_echoes_retransmission && state_ == cc::CaState::kOpen) {
+  if (rack_->tlp_retrans && ack_echoes_retransmission && state_ == cc::CaState::kOpen) {
     const cc::LossResponse r = cc_->on_loss(view(), w_);
     w_.ssthresh_pkts = r.ssthresh_pkts;
     w_.cwnd_pkts = std::max(std::min(w_.cwnd_pkts, r.ssthresh_pkts), 1.0);

@@ -72,6 +72,7 @@ class Bbr final : public CongestionControl {
   [[nodiscard]] double target_cwnd(double gain) const;
 
   [[nodiscard]] bool wants_rate_samples() const override { return true; }
+  [[nodiscard]] bool wants_pacing() const override { return true; }
   void on_ack(const FlowView& flow, Window& w, const AckEvent& ack) override;
   void on_delivery(const FlowView& flow, Window& w, const AckEvent& ack) override;
   [[nodiscard]] LossResponse on_loss(const FlowView& flow, const Window& w) override;

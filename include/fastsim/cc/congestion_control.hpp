@@ -170,6 +170,13 @@ class CongestionControl {
   /// Asked once, when the sender is built: true makes the sender call on_send for every
   /// data packet. False (default): no per-send call (no built-in algorithm needs one).
   [[nodiscard]] virtual bool wants_send_events() const { return false; }
+  /// Asked once, when the sender is built: true makes the sender keep the state of the
+  /// algorithm's timer (set_timer) from the start. An algorithm that calls set_timer
+  /// without saying so still gets its timer, allocated at the first call.
+  [[nodiscard]] virtual bool wants_timer() const { return false; }
+  /// Asked once, when the sender is built: true makes the sender keep the pacing state
+  /// (set_pacing_rate) from the start; otherwise as wants_timer().
+  [[nodiscard]] virtual bool wants_pacing() const { return false; }
   /// The algorithm's extra trace columns (a static table; fixed for the run).
   [[nodiscard]] virtual std::span<const TraceColumn> trace_columns() const { return {}; }
   /// Named values the algorithm reports once, at the end of the run (summary.json

@@ -75,6 +75,8 @@ class Fast final : public CongestionControl {
   [[nodiscard]] LossResponse on_timeout(const FlowView& flow, const Window& w) override;
   void on_recovery_exit(const FlowView& flow, Window& w) override;
   void on_timer(const FlowView& flow, Window& w) override;
+  [[nodiscard]] bool wants_timer() const override { return true; }
+  [[nodiscard]] bool wants_pacing() const override { return true; }
   [[nodiscard]] std::span<const TraceColumn> trace_columns() const override;
   [[nodiscard]] std::span<const TraceColumn> summary_values() const override;
 

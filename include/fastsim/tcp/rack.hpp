@@ -3,11 +3,17 @@
 // since it was sent. Because the test is on transmit times, it also finds a lost
 // retransmission (a retransmission older than a later-delivered segment) without an RTO.
 // - Per-segment transmit times live in a ring parallel to the sender's flag ring (same
-//   size and index); every transmission is also appended to a queue in transmit order
-//   (Linux's tsorted_sent_queue). Loss detection walks the queue from its oldest entry and
-//   stops at the first segment not sent before RACK.xmit_ts, dropping entries that are
-//   stale (delivered, already marked lost, or sent again since): O(1) amortized per ACK,
-//   and no allocation once the ring and queue have grown to the window.
+//   size and index). Loss detection walks the outstanding segments in transmit order
+//   (Linux's tsorted_sent_queue) from the oldest and stops at the first one not sent
+//   before RACK.xmit_ts. That order is two merged streams: new data leaves in sequence
+//   order, so the segments never resent are walked upward from snd_una (a monotone
+//   pointer: a segment passed is SACKed, lost or resent, and stays so); retransmissions
+//   are kept in a queue in transmit order with snd_nxt at their send, which places them
+//   between the new segments (a new segment left before a retransmission exactly when it
+//   is below that snd_nxt). Queue entries that are stale (delivered, already marked lost
+//   or sent again since) are dropped as the walk meets them: O(1) amortized per ACK, no
+//   per-segment queue work for new data, and no allocation once the queue has grown to
+//   the retransmissions outstanding.
 // - reo_wnd (RFC 8985 6.2 step 4): 0 while no reordering has been seen and the sender is
 //   in recovery or has dupack_threshold segments SACKed; otherwise min_RTT / 4, capped at
 //   SRTT. The DSACK-driven growth of reo_wnd is not modelled (the receiver sends no DSACK),
@@ -29,16 +35,18 @@ namespace fastsim::tcp {
 
 class Rack {
  public:
-  explicit Rack(size_t ring_size) : xmit_(ring_size), mask_(ring_size - 1), queue_(ring_size) {}
+  explicit Rack(size_t ring_size) : xmit_(ring_size), mask_(ring_size - 1), retx_(kInitialQueue) {}
 
   /// The flag ring grew to `n` (a power of two): move the live times [una, nxt) along.
   void resize_ring(size_t n, uint64_t una, uint64_t nxt);
-  /// Segment `seq` leaves now (new data or a retransmission).
-  void on_transmit(uint64_t seq, Time now) {
+  /// New segment `seq` (the sender's snd_nxt before it) leaves now.
+  void on_new_data(uint64_t seq, Time now) { xmit_[seq & mask_] = now; }
+  /// Segment `seq` is resent now, with `snd_nxt` the next new segment.
+  void on_retransmit(uint64_t seq, Time now, uint64_t snd_nxt) {
     xmit_[seq & mask_] = now;
-    if (queue_.full())
-      queue_.set_capacity(2 * queue_.capacity());
-    queue_.push_back({seq, now});
+    if (retx_.full())
+      retx_.set_capacity(2 * retx_.capacity());
+    retx_.push_back({seq, now, snd_nxt});
   }
   [[nodiscard]] Time xmit_ts(uint64_t seq) const { return xmit_[seq & mask_]; }
 
@@ -71,44 +79,62 @@ class Rack {
   /// Whether on_delivered moved RACK forward since the last detect_loss.
   [[nodiscard]] bool advanced() const { return advanced_; }
 
-  /// RFC 8985 6.2 steps 4-5. `live(seq)` says whether a segment is still outstanding
-  /// and neither SACKed nor already marked lost; `lose(seq)` marks it lost. Returns the
-  /// time until the oldest unexpired segment sent before RACK.xmit_ts becomes lost
-  /// (the reordering timer), or nullopt.
-  template <class Live, class Lose>
-  std::optional<Duration> detect_loss(Time now, bool reo_wnd_zero, std::optional<Duration> srtt, Live live, Lose lose) {
+  /// RFC 8985 6.2 steps 4-5 over the outstanding segments [una, nxt). `fresh(seq)` says
+  /// whether a segment of that range was never resent and is neither SACKed nor marked
+  /// lost; `live(seq)` whether a resent one is still outstanding and neither SACKed nor
+  /// marked lost since; `lose(seq)` marks a segment lost. Returns the time until the
+  /// oldest unexpired segment sent before RACK.xmit_ts becomes lost (the reordering
+  /// timer), or nullopt.
+  template <class Fresh, class Live, class Lose>
+  std::optional<Duration> detect_loss(Time now, bool reo_wnd_zero, std::optional<Duration> srtt, uint64_t una,
+                                      uint64_t nxt, Fresh fresh, Live live, Lose lose) {
     advanced_ = false;
     if (!have_xmit_)
       return std::nullopt;
     std::optional<Duration> reo;  // computed once, when a segment was sent before RACK.xmit_ts
-    while (!queue_.empty()) {
-      const Entry e = queue_.front();
-      if (xmit_ts(e.seq) != e.at || !live(e.seq)) {
-        queue_.pop_front();  // stale
-        continue;
-      }
-      if (!sent_after(rack_xmit_, rack_end_, e.at, e.seq))
+    uint64_t o = std::max(orig_, una);
+    for (;;) {
+      while (o < nxt && !fresh(o))
+        ++o;
+      orig_ = o;
+      while (!retx_.empty() && (xmit_ts(retx_.front().seq) != retx_.front().at || !live(retx_.front().seq)))
+        retx_.pop_front();  // stale
+      // The older of the two heads: the new segment o left before the retransmission at
+      // the queue's head exactly when o was below snd_nxt then.
+      const bool take_new = o < nxt && (retx_.empty() || o < retx_.front().nxt);
+      if (!take_new && retx_.empty())
+        return std::nullopt;
+      const uint64_t seq = take_new ? o : retx_.front().seq;
+      const Time at = take_new ? xmit_ts(o) : retx_.front().at;
+      if (!sent_after(rack_xmit_, rack_end_, at, seq))
         return std::nullopt;
       if (!reo)
         reo = reo_wnd(reo_wnd_zero, srtt);
-      const Duration remaining = (e.at + rack_rtt_ + *reo) - now;
+      const Duration remaining = (at + rack_rtt_ + *reo) - now;
       if (remaining > Duration::zero())
         return remaining;
-      queue_.pop_front();
-      lose(e.seq);
+      if (take_new)
+        orig_ = ++o;
+      else
+        retx_.pop_front();
+      lose(seq);
     }
-    return std::nullopt;
   }
   /// After a retransmission timeout every outstanding un-SACKed segment is lost: the
-  /// queue restarts with the retransmissions.
-  void clear_queue() { queue_.clear(); }
+  /// walk restarts at `nxt` (new data) and with the retransmissions that follow.
+  void on_timeout(uint64_t nxt) {
+    retx_.clear();
+    orig_ = nxt;
+  }
   [[nodiscard]] bool reordering_seen() const { return reordering_seen_; }
   [[nodiscard]] std::optional<Duration> min_rtt() const { return min_rtt_; }
 
  private:
-  struct Entry {
+  static constexpr size_t kInitialQueue = 8;  // doubles when full
+  struct Retransmission {
     uint64_t seq;
     Time at;
+    uint64_t nxt;  // the sender's snd_nxt when it left
   };
   /// RFC 8985 RACK_sent_after: segment 1 was sent after segment 2.
   static bool sent_after(Time t1, uint64_t seq1, Time t2, uint64_t seq2) {
@@ -118,7 +144,8 @@ class Rack {
 
   std::vector<Time> xmit_;
   uint64_t mask_;
-  boost::circular_buffer<Entry> queue_;
+  uint64_t orig_ = 0;  // segments below it that were never resent are SACKed or lost
+  boost::circular_buffer<Retransmission> retx_;
   bool have_xmit_ = false;
   bool advanced_ = false;
   bool reordering_seen_ = false;

@@ -49,6 +49,10 @@
 // - Services for the algorithm (cc::SenderControl): one algorithm timer; pacing, which
 //   spaces every data packet (new or retransmitted) at least 1/rate after the previous
 //   one, without credit for idle time (Linux fq-style); and a baseRTT override.
+// - Per-flow memory: the timers and state of RACK-TLP, pacing, local congestion and the
+//   algorithm's timer are allocated when the sender is built (local congestion: when its
+//   queue is set) and only if that switch is on (the algorithm's wants_timer() and
+//   wants_pacing(); one that did not declare its use gets the state at its first call).
 // - `pacing` (off by default, Linux's fq qdisc with TCP's own rate): unless the algorithm
 //   sets a rate itself (set_pacing_rate; FAST, BBR), every ACK sets the pacing rate to
 //   ratio * max(cwnd, packets out) / srtt, ratio 2 while cwnd < ssthresh / 2 and 1.2
@@ -168,7 +172,7 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
 
   /// Local congestion: `nic`, the first hop (must outlive the sender), is asked before
   /// every send whether it has room (see the file comment); null: never asked.
-  void set_local_congestion_queue(net::Link* nic) { nic_ = nic; }
+  void set_local_congestion_queue(net::Link* nic);
   /// Per-packet event traces (net/packet_observer.hpp): data packets sent, ACKs processed
   /// and window changes are reported as `object`; null (the default) is off.
   void set_observer(net::PacketObserver* observer, uint32_t object) {
@@ -269,11 +273,18 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   RttEstimator rtt_;
   MemberEvent<TcpSender, &TcpSender::on_rto_timer> rto_event_{this};
   Time rto_deadline_ = Time::never();
-  MemberEvent<TcpSender, &TcpSender::on_cc_timer> cc_timer_event_{this};
-  MemberEvent<TcpSender, &TcpSender::on_pace_timer> pace_event_{this};
-  double pacing_rate_ = 0;
-  Duration pacing_gap_;
-  Time next_send_ = Time::zero();
+  // The state of the switches that are off is not kept: each part below is allocated when
+  // the sender is built (local congestion: when its queue is set), only if its switch is on.
+  using CcTimer = MemberEvent<TcpSender, &TcpSender::on_cc_timer>;
+  std::unique_ptr<CcTimer> cc_timer_;  // the algorithm's timer: when it wants_timer()
+  struct Pacer {                       // `pacing`, or an algorithm that wants_pacing()
+    explicit Pacer(TcpSender* s) : event(s) {}
+    MemberEvent<TcpSender, &TcpSender::on_pace_timer> event;
+    Duration gap;
+    Time next_send = Time::zero();
+  };
+  std::unique_ptr<Pacer> pacer_;
+  double pacing_rate_ = 0;  // > 0 only with pacer_
 
   cc::Window w_;
   cc::CaState state_ = cc::CaState::kOpen;
@@ -305,14 +316,18 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   std::vector<uint64_t> retx_below_;
   uint64_t loss_marks_ = 0;  // segments marked lost so far (PRR's "no further loss" test)
 
-  std::unique_ptr<Rack> rack_;  // only with cfg.rack and cfg.sack
-  MemberEvent<TcpSender, &TcpSender::on_reo_timer> reo_event_{this};
-  MemberEvent<TcpSender, &TcpSender::on_tlp_timer> tlp_event_{this};
-  Time tlp_deadline_ = Time::never();
-  uint64_t tlp_end_ = UINT64_MAX;  // snd_nxt after the outstanding probe (TLP.end_seq)
-  bool tlp_retrans_ = false;       // the outstanding probe was a retransmission
-  bool probing_ = false;
-  Time ack_echo_ = Time::never();  // the echo of the ACK being processed (rack)
+  struct RackTlp {  // RACK-TLP: the loss detector, its reordering timer, the loss probe
+    RackTlp(TcpSender* s, size_t ring) : rack(ring), reo_event(s), tlp_event(s) {}
+    Rack rack;
+    MemberEvent<TcpSender, &TcpSender::on_reo_timer> reo_event;
+    MemberEvent<TcpSender, &TcpSender::on_tlp_timer> tlp_event;
+    Time tlp_deadline = Time::never();
+    uint64_t tlp_end = UINT64_MAX;  // snd_nxt after the outstanding probe (TLP.end_seq)
+    bool tlp_retrans = false;       // the outstanding probe was a retransmission
+    bool probing = false;
+    Time ack_echo = Time::never();  // the echo of the ACK being processed
+  };
+  std::unique_ptr<RackTlp> rack_;  // only with cfg.rack and cfg.sack
   Prr prr_;
   Time last_send_ = Time::never();  // slow_start_after_idle only
   Time reduced_at_ = Time::zero();  // the current recovery's last window reduction
@@ -325,9 +340,13 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   Time window_since_ = Time::zero();
   WindowIntegral window_integral_;
   SenderCounters counters_;
-  net::Link* nic_ = nullptr;  // local congestion: the first hop asked before each send
-  uint64_t cwr_high_ = 0;     // no new CWR until snd_una passes it (Linux high_seq)
-  MemberEvent<TcpSender, &TcpSender::try_send> nic_event_{this};
+  struct LocalCongestion {  // local congestion: the first hop asked before each send
+    LocalCongestion(TcpSender* s, net::Link* first_hop) : nic(first_hop), event(s) {}
+    net::Link* nic;
+    uint64_t cwr_high = 0;  // no new CWR until snd_una passes it (Linux high_seq)
+    MemberEvent<TcpSender, &TcpSender::try_send> event;
+  };
+  std::unique_ptr<LocalCongestion> local_;  // null: off
 
   // Delivery-rate sampling and pacing for every algorithm (tcp_sender_rate.cpp).
   std::unique_ptr<RateSampler> rate_;  // only when the algorithm wants rate samples
