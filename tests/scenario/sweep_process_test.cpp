@@ -369,6 +369,12 @@ TEST_CASE("a sweep's workers do not start with every run's scenario document in 
   // 400 runs whose documents each hold a 30-KB description (12 MB in all): the workers are
   // forked by the driver, and held those documents (and their nodes) in their resident
   // memory: every run reported about 25 MB more than the same run alone.
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer's allocator keeps freed memory in its quarantine (malloc_trim does not
+  // reach it), so the workers' resident memory says nothing here: the Release suite checks it.
+  WARN("the sweep workers' memory check skipped under AddressSanitizer");
+  return;
+#endif
   const fs::path dir = temp_dir("sweep-docs");
   const std::string base = R"({"name": "docs", "description": ")" + std::string(30000, 'x') +
                            R"(", "duration": "0.02s", "sample_interval": "0.01s", "seed": 3,

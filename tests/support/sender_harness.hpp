@@ -59,6 +59,8 @@ class CallCounter final : public cc::CongestionControl {
   void on_send(const cc::FlowView& f, uint64_t seq, bool retx) override { inner_->on_send(f, seq, retx); }
   [[nodiscard]] bool wants_send_events() const override { return inner_->wants_send_events(); }
   [[nodiscard]] bool wants_rate_samples() const override { return inner_->wants_rate_samples(); }
+  [[nodiscard]] bool wants_timer() const override { return inner_->wants_timer(); }
+  [[nodiscard]] bool wants_pacing() const override { return inner_->wants_pacing(); }
   void on_delivery(const cc::FlowView& f, cc::Window& w, const cc::AckEvent& a) override {
     inner_->on_delivery(f, w, a);
   }
