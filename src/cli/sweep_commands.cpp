@@ -454,7 +454,7 @@ int cmd_check(const std::vector<std::string>& args) {
     return rc;
   std::vector<sweep::RunPlan> todo;
   try {
-    for (const auto& p : plans) {
+    for (auto& p : plans) {
       const fs::path rd = sweep::run_dir(dir, p.id);
       // Reuse a result only if it was made from the same scenario.
       const fs::path sc = rd / "scenario.json";
@@ -470,8 +470,11 @@ int cmd_check(const std::vector<std::string>& args) {
       fs::create_directories(rd);
       fs::remove(rd / "status.json");
       trace::write_file_atomically(sc.string(), p.scenario.dump(2) + "\n");
-      todo.push_back(p);
+      todo.push_back(std::move(p));
     }
+    // Each run reads its scenario.json: the workers forked below need none of the documents.
+    sweep::release_documents(plans);
+    sweep::release_documents(todo);
     TerminalReporter reporter(vm.count("quiet") > 0 || todo.empty());
     sweep::run_local(dir, todo, jobs, reporter);
   } catch (const std::exception& e) {

@@ -405,3 +405,40 @@ TEST_CASE("a sweep's workers do not start with every run's scenario document in 
   CHECK(largest < alone_mb + 5.0);  // measured: 0.8 MB more (the driver's plan); 25 MB before
   fs::remove_all(dir);
 }
+
+TEST_CASE("check's workers do not start with every run's scenario document in memory", "[cli][check][rss]") {
+  // As the sweep above: `fastsim check` forks its workers after writing every run's
+  // scenario.json, and held the documents (twice: the plan and the runs to do) until then.
+#if defined(__SANITIZE_ADDRESS__)
+  WARN("the check workers' memory check skipped under AddressSanitizer (its quarantine keeps freed memory)");
+  return;
+#endif
+  const fs::path dir = temp_dir("check-docs");
+  std::ofstream(dir / "base.json") << R"({"name": "docs", "description": ")" + std::string(30000, 'x') +
+                                          R"(", "duration": "0.02s", "sample_interval": "0.01s", "seed": 3,
+      "topology": {"dumbbell": {"bottleneck": {"rate": "20Mbps", "delay": "2ms", "buffer": "100pkt"},
+                                "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+      "flows": [{"id": "a", "rtt": "20ms"}]})";
+  std::ofstream(dir / "baseline.json") << R"({"scenarios": [{"name": "docs", "file": "base.json", "replications": 400,
+      "metrics": [{"metric": "/links/bottleneck/utilization", "expected": 0.5, "tolerance": 1.0}]}]})";
+  const auto alone =
+      run_command(kBinary + " run " + (dir / "base.json").string() + " --out " + (dir / "alone").string() + " --quiet");
+  REQUIRE(alone.exit_code == 0);
+  const double alone_mb =
+      nlohmann::json::parse(read_file(dir / "alone" / "summary.json")).at("peak_rss_mb").get<double>();
+  const auto check = run_command(kBinary + " check " + (dir / "baseline.json").string() + " --results " +
+                                 (dir / "results").string() + " --jobs 2 --quiet");
+  INFO(check.output);
+  REQUIRE(check.exit_code == 0);
+  size_t runs = 0;
+  double largest = 0;
+  for (const auto& e : fs::directory_iterator(dir / "results" / "runs")) {
+    ++runs;
+    const auto s = nlohmann::json::parse(read_file(e.path() / "summary.json"));
+    largest = std::max(largest, s.at("peak_rss_mb").get<double>());
+  }
+  CHECK(runs == 400);
+  INFO("alone " << alone_mb << " MB, largest in the check " << largest << " MB");
+  CHECK(largest < alone_mb + 5.0);
+  fs::remove_all(dir);
+}
