@@ -332,8 +332,8 @@ class Link final : public PacketSink {
   bool may_lose_ = false;     // a loss rate or injected losses: admission draws losses
   bool feeds_chain_ = false;  // some link is chained behind this one (wire_single_fed_links)
   Duration wire_delay_;
-  double pipe_ps_per_byte_ = 0;  // a pipe's transmission time per byte (utilization)
-  std::optional<DummynetPipe> pipe_;
+  double pipe_ps_per_byte_ = 0;         // a pipe's transmission time per byte (utilization)
+  std::unique_ptr<DummynetPipe> pipe_;  // cfg.tick > 0 only
   std::unique_ptr<RedGate> red_;
   std::unique_ptr<AqmPath> aqm_;          // cfg.aqm: packets take the event-driven path (aqm_link.hpp)
   bool last_early_drop_ = false;          // admit()'s reason for its last refusal
@@ -390,7 +390,7 @@ class Link final : public PacketSink {
   // Counted as they happen: drops, losses, delivered departures, the queue integral and
   // period maximum, a pipe's or an AQM's service, arrivals, marks; counters() adds the rest.
   LinkCounters counters_;
-  LinkCounters report_;  // what counters() returns
+  std::unique_ptr<LinkCounters> report_;  // what counters() returns (made on the first read)
   // Serialization times of the last two packet sizes seen ([0] the most recent).
   struct TxMemo {
     uint32_t bytes = 0;
