@@ -100,7 +100,11 @@ struct LinkCounters {
   uint64_t max_queue_pkts = 0;
 };
 
-class Link final : public PacketSink {
+// 16-byte aligned, as when it held the dummynet pipe (with its 128-bit credit) by value:
+// the compiler then knows that admit_queue_pkts_/admit_queue_bytes_ (at a 16-byte offset) are one
+// aligned pair, and accept() updates them with one vector add of the memory operand (with
+// 8-byte alignment it takes one more load per packet, +0.09 % of B1's instructions).
+class alignas(16) Link final : public PacketSink {
  public:
   Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed);
   ~Link() override;
