@@ -30,7 +30,7 @@ Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
       ring_(kInitialSlots),
       mask_(kInitialSlots - 1) {
   if (cfg_.tick > Duration::zero()) {
-    pipe_.emplace(cfg_.rate, cfg_.tick, cfg_.delay);
+    pipe_ = std::make_unique<DummynetPipe>(cfg_.rate, cfg_.tick, cfg_.delay);
     wire_delay_ = pipe_->delay();
     pipe_mode_ = true;
     pipe_ps_per_byte_ = 8e12 / cfg_.rate.to_double();
@@ -447,19 +447,22 @@ const LinkCounters& Link::counters() {
   refresh();
   const Time now = sim_.now();
   integrate_queue(now);
-  report_ = counters_;
-  report_.max_queue_pkts = std::max(counters_.max_queue_pkts, period_max_queue_);
-  report_.arrivals += arrived_;  // slots that have arrived (drops and an AQM's count in counters_)
+  if (!report_)  // made on the first read: most links' counters are never read
+    report_ = std::make_unique<LinkCounters>();
+  LinkCounters& report = *report_;
+  report = counters_;
+  report.max_queue_pkts = std::max(counters_.max_queue_pkts, period_max_queue_);
+  report.arrivals += arrived_;  // slots that have arrived (drops and an AQM's count in counters_)
   // Marks count at the packet's arrival: the ones admitted less those not yet arrived.
   uint64_t marks = marks_admitted_;
   for (uint64_t k = arrived_; k < tail_ && marks != 0; ++k)
     marks -= slot(k).marked ? 1 : 0;
-  report_.ce_marks += marks;
+  report.ce_marks += marks;
   // Chained packets have left once their out() is past: all but a suffix of the ring.
   uint64_t on_wire = 0;
   for (uint64_t k = tail_; k > head_ && out(slot(k - 1)) > now; --k)
     on_wire += slot(k - 1).state == SlotState::kChained ? 1 : 0;
-  report_.departures += chained_ - on_wire;
+  report.departures += chained_ - on_wire;
   if (!pipe_mode_ && !aqm_) {
     // A FIFO serves its slots back to back in ring order: the packets started are the
     // admitted ones less a suffix of the ring not yet started, and the transmitter works
@@ -472,12 +475,12 @@ const LinkCounters& Link::counters() {
       bytes -= slot(k - 1).size;
     }
     busy_started_ = busy;
-    report_.bytes_sent = bytes;
+    report.bytes_sent = bytes;
     busy_end_ = k > head_ ? slot(k - 1).tx_start + tx_time(slot(k - 1).size) : Time::zero();
   }
   // What the transmitter has still to do of the packets started counts later.
-  report_.busy = busy_started_ - std::max(Duration::zero(), busy_end_ - now);
-  return report_;
+  report.busy = busy_started_ - std::max(Duration::zero(), busy_end_ - now);
+  return report;
 }
 
 uint64_t Link::queue_packets() {

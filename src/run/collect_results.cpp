@@ -147,11 +147,11 @@ RunResult collect_results(const config::Scenario& scenario, Network& network, co
   }
   // The monitored links (summary.json's) and the bottleneck (the intervals'): at 10 000
   // flows the other 40 000 are access links nobody reads (11.2 MB of results).
-  for (const auto& id : network.link_ids()) {
-    const auto it = probes.links.find(id);
+  for (const auto& link : network.links()) {
+    const auto it = probes.links.find(link->id());
     const bool monitored = it != probes.links.end();
-    if (monitored || id == scenario.bottleneck)
-      r.links.push_back(link_result(network.link(id), monitored ? it->second : nullptr, end));
+    if (monitored || link->id() == scenario.bottleneck)
+      r.links.push_back(link_result(*link, monitored ? it->second : nullptr, end));
   }
   r.intervals = interval_results(r, scenario, r.intervals_omitted);
   return r;

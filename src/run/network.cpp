@@ -3,6 +3,9 @@
 #include "fastsim/run/network.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 namespace fastsim::run {
 
@@ -19,19 +22,39 @@ Network::Network(const config::Scenario& scenario, Simulator& sim, net::PacketPo
 std::vector<net::Link*> Network::links_at(const std::vector<size_t>& indices) const {
   std::vector<net::Link*> out;
   for (size_t i : indices)
-    out.push_back(links_.at(scenario_.links[i].link.id).get());
+    out.push_back(links_.at(i).get());
   return out;
 }
 
+size_t Network::index_of(std::string_view id) const {
+  const auto it = std::lower_bound(by_id_.begin(), by_id_.end(), id,
+                                   [&](uint32_t i, std::string_view key) { return links_[i]->id() < key; });
+  if (it == by_id_.end() || links_[*it]->id() != id)
+    throw std::out_of_range(fmt::format("no link with id \"{}\"", id));
+  return *it;
+}
+
+std::vector<std::string> Network::link_ids() const {
+  std::vector<std::string> ids;
+  ids.reserve(links_.size());
+  for (const auto& l : links_)
+    ids.push_back(l->id());
+  return ids;
+}
+
 void Network::build_links(Simulator& sim, net::PacketPool& pool) {
-  for (const auto& l : scenario_.links) {
-    links_.emplace(l.link.id, std::make_unique<net::Link>(sim, pool, l.link, scenario_.seed));
-    link_order_.push_back(l.link.id);
-  }
+  // The parser rejects duplicate ids: the scenario's index of a link is its index here.
+  links_.reserve(scenario_.links.size());
+  for (const auto& l : scenario_.links)
+    links_.push_back(std::make_unique<net::Link>(sim, pool, l.link, scenario_.seed));
+  by_id_.resize(links_.size());
+  for (uint32_t i = 0; i < by_id_.size(); ++i)
+    by_id_[i] = i;
+  std::sort(by_id_.begin(), by_id_.end(), [&](uint32_t a, uint32_t b) { return links_[a]->id() < links_[b]->id(); });
 }
 
 void Network::build_flows(Simulator& sim, net::PacketPool& pool) {
-  const net::Link* bottleneck = links_.at(scenario_.bottleneck).get();
+  const net::Link* bottleneck = &link(scenario_.bottleneck);
   for (const auto& spec : scenario_.flows) {
     auto f = std::make_unique<FlowRuntime>();
     f->spec = &spec;
@@ -69,7 +92,7 @@ void Network::build_udp_sources(Simulator& sim, net::PacketPool& pool) {
 }
 
 void Network::build_arrivals(Simulator& sim, net::PacketPool& pool, traffic::ActiveFlowClock& clock) {
-  const net::Link& bottleneck = *links_.at(scenario_.bottleneck);
+  const net::Link& bottleneck = link(scenario_.bottleneck);
   for (const auto& spec : scenario_.arrivals) {
     std::vector<std::pair<std::vector<net::Link*>, std::vector<net::Link*>>> paths;
     for (const auto& p : spec.paths)
@@ -108,7 +131,7 @@ void Network::start_sources() {
 
 uint64_t Network::packets_on_links(const net::Route& r) const {
   uint64_t n = 0;
-  for (const auto& [id, link] : links_)
+  for (const auto& link : links_)
     link->for_each_packet([&](const net::Packet& p) { n += p.route == &r ? 1 : 0; });
   return n;
 }

@@ -100,7 +100,11 @@ struct LinkCounters {
   uint64_t max_queue_pkts = 0;
 };
 
-class Link final : public PacketSink {
+// 16-byte aligned, as when it held the dummynet pipe (with its 128-bit credit) by value:
+// the compiler then knows that admit_queue_pkts_/admit_queue_bytes_ (at a 16-byte offset) are one
+// aligned pair, and accept() updates them with one vector add of the memory operand (with
+// 8-byte alignment it takes one more load per packet, +0.09 % of B1's instructions).
+class alignas(16) Link final : public PacketSink {
  public:
   Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed);
   ~Link() override;
@@ -332,8 +336,8 @@ class Link final : public PacketSink {
   bool may_lose_ = false;     // a loss rate or injected losses: admission draws losses
   bool feeds_chain_ = false;  // some link is chained behind this one (wire_single_fed_links)
   Duration wire_delay_;
-  double pipe_ps_per_byte_ = 0;  // a pipe's transmission time per byte (utilization)
-  std::optional<DummynetPipe> pipe_;
+  double pipe_ps_per_byte_ = 0;         // a pipe's transmission time per byte (utilization)
+  std::unique_ptr<DummynetPipe> pipe_;  // cfg.tick > 0 only
   std::unique_ptr<RedGate> red_;
   std::unique_ptr<AqmPath> aqm_;          // cfg.aqm: packets take the event-driven path (aqm_link.hpp)
   bool last_early_drop_ = false;          // admit()'s reason for its last refusal
@@ -390,7 +394,7 @@ class Link final : public PacketSink {
   // Counted as they happen: drops, losses, delivered departures, the queue integral and
   // period maximum, a pipe's or an AQM's service, arrivals, marks; counters() adds the rest.
   LinkCounters counters_;
-  LinkCounters report_;  // what counters() returns
+  std::unique_ptr<LinkCounters> report_;  // what counters() returns (made on the first read)
   // Serialization times of the last two packet sizes seen ([0] the most recent).
   struct TxMemo {
     uint32_t bytes = 0;

@@ -1,6 +1,6 @@
 // How a unidirectional link is configured: rate, propagation delay, buffer limit,
 // random loss, and the optional queue models (a dummynet tick, RED parameters, ECN
-// marking, an AQM discipline). Apart
+// marking, an AQM discipline; kept on the heap, only when set). Apart
 // from link.hpp so that the scenario description need not see the Link class.
 #pragma once
 
@@ -10,6 +10,7 @@
 
 #include "fastsim/core/time.hpp"
 #include "fastsim/core/units.hpp"
+#include "fastsim/net/heap_optional.hpp"
 
 namespace fastsim::net {
 
@@ -72,10 +73,12 @@ struct LinkConfig {
   Duration delay;
   BufferLimit buffer;
   double loss_rate = 0.0;
-  Duration tick;                                        ///< > 0: a dummynet pipe served at this scheduler tick
-  std::optional<RedParams> red;                         ///< RED in front of the queue (the buffer limit still applies)
-  std::optional<MarkingParams> marking = std::nullopt;  ///< step-threshold CE marking at enqueue
-  std::optional<AqmParams> aqm = std::nullopt;  ///< "queue": CoDel, FQ-CoDel or PIE (event-served, aqm_link.hpp)
+  Duration tick;  ///< > 0: a dummynet pipe served at this scheduler tick
+  // The optional queue models, on the heap (heap_optional.hpp): a link without them, as
+  // every access link, holds three pointers instead of 152 bytes.
+  HeapOptional<RedParams> red;                         ///< RED in front of the queue (the buffer limit still applies)
+  HeapOptional<MarkingParams> marking = std::nullopt;  ///< step-threshold CE marking at enqueue
+  HeapOptional<AqmParams> aqm = std::nullopt;          ///< "queue": CoDel, FQ-CoDel or PIE (event-served, aqm_link.hpp)
 
   /// The link may mark packets CE (RED with ecn, or a step marker): its outputs report ce_marks.
   [[nodiscard]] bool marks_ecn() const { return marking.has_value() || (red && red->ecn); }

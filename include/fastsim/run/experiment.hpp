@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fastsim/config/scenario.hpp"
@@ -59,8 +60,8 @@ class Experiment {
   [[nodiscard]] Simulator& sim() { return sim_; }
   [[nodiscard]] net::PacketPool& pool() { return pool_; }
   [[nodiscard]] Network& network() { return *network_; }
-  [[nodiscard]] net::Link& link(const std::string& id) { return network_->link(id); }
-  [[nodiscard]] const std::vector<std::string>& link_ids() const { return network_->link_ids(); }
+  [[nodiscard]] net::Link& link(std::string_view id) { return network_->link(id); }
+  [[nodiscard]] std::vector<std::string> link_ids() const { return network_->link_ids(); }
   [[nodiscard]] size_t flow_count() const { return network_->flows().size(); }
   [[nodiscard]] FlowRuntime& flow(size_t i) { return *network_->flows()[i]; }
   [[nodiscard]] UdpRuntime& udp(size_t i) { return *network_->udp()[i]; }
