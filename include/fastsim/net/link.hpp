@@ -261,15 +261,13 @@ class Link final : public PacketSink {
   void sync_due(Time now);
   /// The ring is full: frees what has left by now, else doubles it.
   void make_room();
+  /// Walks the slots that arrived or started since the last call up to `now` (queue
+  /// integral, period maximum, cursors).
   void advance_view(Time now);
-  /// The view's waiting packets that start at or before `t` start.
-  void start_until(Time t);
   void retire(Time now);
-  void arrive(Slot& s);
   /// A packet arriving at `in` is dropped at the queue (RED if `early`).
   void drop(Packet* p, Time in, bool early);
   void count_drop(Packet* p, bool early);
-  void start(const Slot& s);
   /// The slot's packet starts serialization (its busy time runs from then).
   void serve(const Slot& s);
   [[gnu::always_inline]] void integrate_queue(Time t) {
@@ -288,7 +286,7 @@ class Link final : public PacketSink {
   Duration tx_time_slow(uint32_t bytes) const;
   /// Transmitter time the slot uses (counts towards utilization).
   [[nodiscard]] Duration busy_time(const Slot& s) const {
-    if (pipe_mode_) [[unlikely]]  // no call here: arrive() and start() stay leaf functions
+    if (pipe_mode_) [[unlikely]]  // no call here: the view walk stays free of calls
       return Duration::picoseconds(static_cast<int64_t>(s.size * pipe_ps_per_byte_ + 0.5));
     return tx_time(s.size);
   }
