@@ -446,7 +446,9 @@ void Link::on_delivery() {
     ++i;
   deliver_ = i;
   if (i < tail_) {
-    sim_.schedule_at(delivery_event_, out(slot(i)));
+    // The event has just fired (not pending) and later slots leave no earlier (out() never
+    // decreases along the ring).
+    sim_.schedule_unpending(delivery_event_, out(slot(i)));
     // The next packet and the ring further on were last touched when they entered
     // (possibly a long queue ago): fetch them while other events run.
     __builtin_prefetch(slot(i).pkt);
