@@ -50,6 +50,7 @@ Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
     mark_threshold_ = cfg_.marking->threshold_pkts;
   may_mark_ = cfg_.marking.has_value() || modelled_;
   may_lose_ = cfg_.loss_rate > 0.0;
+  update_plain();
 }
 
 Link::~Link() = default;
@@ -302,6 +303,7 @@ void Link::schedule_loss_change(Time at, std::optional<double> rate, uint32_t in
                                     [](Time t, const LossChange& c) { return t < c.at; });
   loss_changes_.insert(pos, {at, rate, inject});
   next_loss_change_ = loss_changes_.front().at;
+  update_plain();
 }
 
 void Link::apply_loss_changes(Time in) {
@@ -314,12 +316,21 @@ void Link::apply_loss_changes(Time in) {
   loss_changes_.erase(loss_changes_.begin(), it);
   may_lose_ = injected_losses_ > 0 || cfg_.loss_rate > 0.0;
   next_loss_change_ = loss_changes_.empty() ? Time::never() : loss_changes_.front().at;
+  update_plain();
 }
 
 void Link::accept(Packet* p, Time in) {
+  if (plain_) [[likely]]
+    accept_as<true>(p, in);
+  else
+    accept_as<false>(p, in);
+}
+
+template <bool kPlain>
+[[gnu::always_inline]] inline void Link::accept_as(Packet* p, Time in) {
   sync();
   last_in_ = in;
-  if (in >= next_loss_change_) [[unlikely]]
+  if (!kPlain && in >= next_loss_change_) [[unlikely]]
     apply_loss_changes(in);
   // Admission is decided at the packet's own arrival time `in`: what waits then.
   advance_admission(in);
@@ -327,7 +338,7 @@ void Link::accept(Packet* p, Time in) {
   __builtin_prefetch(&slot(admit_ + kPrefetchSlots));
   const uint32_t size = p->size_bytes;
   std::optional<Time> start;
-  if (modelled_) [[unlikely]] {
+  if (!kPlain && modelled_) [[unlikely]] {
     start = admit_modelled(in, size, p->ecn_capable());
     if (start && !pipe_mode_) {  // RED: what its transmitter serves (as the FIFO's below)
       bytes_admitted_ += size;
@@ -347,7 +358,7 @@ void Link::accept(Packet* p, Time in) {
     }
   }
   if (!start) {
-    if (observer_ != nullptr) [[unlikely]]
+    if (!kPlain && observer_ != nullptr) [[unlikely]]
       observer_->link_dropped(observer_object_, *p, in, last_early_drop_);
     drop(p, in, last_early_drop_);
     return;
@@ -361,7 +372,7 @@ void Link::accept(Packet* p, Time in) {
   s.size = size;
   // ECN: the step marker sees the packets waiting at `in` (this one not yet counted).
   s.marked = false;
-  if (may_mark_) [[unlikely]] {
+  if (!kPlain && may_mark_) [[unlikely]] {
     s.marked = (admit_queue_pkts_ >= mark_threshold_ && p->ecn_capable()) || (modelled_ && red_marked_);
     if (s.marked) {
       p->mark_ce();
@@ -376,13 +387,14 @@ void Link::accept(Packet* p, Time in) {
   }
   s.tx_start = *start;
   const bool lost =
-      may_lose_ && (injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && loss_rng().bernoulli(cfg_.loss_rate)));
-  if (observer_ != nullptr) [[unlikely]]
+      !kPlain && may_lose_ && (injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && loss_rng().bernoulli(cfg_.loss_rate)));
+  if (!kPlain && observer_ != nullptr) [[unlikely]]
     observer_->link_admitted(observer_object_, *p, in, s.tx_start, out(s), lost);
   if (lost) {
     if (injected_losses_ > 0)
       --injected_losses_;
     may_lose_ = injected_losses_ > 0 || cfg_.loss_rate > 0.0;
+    update_plain();
     s.state = SlotState::kLost;
     if (deliver_ == idx)
       deliver_ = tail_;

@@ -142,6 +142,7 @@ class Link final : public PacketSink {
   void set_observer(PacketObserver* observer, uint32_t object) {
     observer_ = observer;
     observer_object_ = object;
+    update_plain();
   }
   [[nodiscard]] const std::string& id() const { return cfg_.id; }
   /// The propagation delay packets see (a pipe's delay is rounded to whole ticks).
@@ -238,6 +239,13 @@ class Link final : public PacketSink {
 
   /// Takes `p` at its arrival time `in` (>= now, non-decreasing over calls).
   void accept(Packet* p, Time in);
+  /// accept() with kPlain: the plain_ case, its feature tests compiled out.
+  template <bool kPlain>
+  void accept_as(Packet* p, Time in);
+  /// plain_ from the features it sums up.
+  void update_plain() {
+    plain_ = !modelled_ && !may_mark_ && !may_lose_ && observer_ == nullptr && next_loss_change_ == Time::never();
+  }
   /// Moves the admission view to time `in` (>= every earlier input time).
   void advance_admission(Time in);
   void on_delivery();
@@ -329,6 +337,9 @@ class Link final : public PacketSink {
   bool may_mark_ = false;     // a step marker, RED or a pipe: admission decides ECN marks
   bool may_lose_ = false;     // a loss rate or injected losses: admission draws losses
   bool feeds_chain_ = false;  // some link is chained behind this one (wire_single_fed_links)
+  // None of the rarely set features (a pipe or RED, marking, losses, a loss change to come,
+  // an observer): accept() takes its path without their tests.
+  bool plain_ = false;
   Duration wire_delay_;
   double pipe_ps_per_byte_ = 0;  // a pipe's transmission time per byte (utilization)
   std::optional<DummynetPipe> pipe_;
