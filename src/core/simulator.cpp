@@ -31,15 +31,16 @@ void Simulator::call_at(Time t, std::function<void()> fn) {
 
 void Simulator::run_until(Time end, const std::function<void()>& on_progress, uint64_t progress_every) {
   stop_requested_ = false;
-  uint64_t next_progress = events_ + progress_every;
+  check_at_ = events_ + progress_every;
   while (Event* ev = queue_.pop_until(end)) {
     now_ = ev->time();
     ++events_;
     ev->fire();
-    if (stop_requested_)
-      return;
-    if (events_ >= next_progress) {
-      next_progress = events_ + progress_every;
+    // One test per event: check_at_ is the next progress call, or 0 once stop() was called.
+    if (events_ >= check_at_) [[unlikely]] {
+      if (stop_requested_)
+        return;
+      check_at_ = events_ + progress_every;
       if (on_progress)
         on_progress();
     }

@@ -50,6 +50,7 @@ Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
     mark_threshold_ = cfg_.marking->threshold_pkts;
   may_mark_ = cfg_.marking.has_value() || modelled_;
   may_lose_ = cfg_.loss_rate > 0.0;
+  update_plain();
 }
 
 Link::~Link() = default;
@@ -90,7 +91,7 @@ void Link::grow() {
   mask_ = mask;
 }
 
-// The per-slot steps (integrate_queue, serve, arrive, start, advance_view, retire)
+// The per-slot steps (serve, advance_view, retire)
 // are forced inline into their few callers in this file: GCC
 // kept them out of line, and the calls were 6.6 % of B1's instructions (callgrind:
 // 2781 -> 2597 per delivered packet; docs/performance.md).
@@ -121,60 +122,79 @@ void Link::drop(Packet* p, Time in, bool early) {
   counters_.bytes_sent += s.size;
 }
 
-[[gnu::always_inline]] inline void Link::arrive(Slot& s) {
-  // Arrivals and marks are counted from the view's cursor (counters()); the largest queue
-  // only per period, folded into the run's maximum when the period ends or counters() is read.
-  if (s.tx_start > s.in) {
-    integrate_queue(s.in);
-    ++queued_pkts_;
-    queued_bytes_ += s.size;
-    period_max_queue_ = std::max(period_max_queue_, queued_pkts_);
-  } else {
-    // It starts on arrival, after everything before it (start_until() started those).
-    if (pipe_mode_) [[unlikely]]  // a FIFO's service is summed at admission
-      serve(s);
-    started_ = arrived_ + 1;
-  }
-}
-
-[[gnu::always_inline]] inline void Link::start(const Slot& s) {
-  integrate_queue(s.tx_start);
-  --queued_pkts_;
-  queued_bytes_ -= s.size;
-  if (pipe_mode_) [[unlikely]]
-    serve(s);
-}
-
 [[gnu::always_inline]] inline void Link::advance_view(Time now) {
   while (!drops_ahead_.empty() && drops_ahead_.front().in <= now) {
     count_drop(drops_ahead_.front().pkt, drops_ahead_.front().early);
     drops_ahead_.pop_front();
   }
+  // The view's cursors and sums are walked in locals and stored once at the end: as
+  // members they were stored and reloaded at every slot (a slot's times are Time values
+  // like area_since_, so the compiler could not keep them in registers).
+  const Slot* const ring = ring_.data();
+  const uint64_t mask = mask_;
+  const uint64_t tail = tail_;
+  const bool pipe = pipe_mode_;
+  uint64_t arrived = arrived_;
+  uint64_t started = started_;
+  uint64_t queued = queued_pkts_;
+  uint64_t queued_bytes = queued_bytes_;
+  uint64_t period_max = period_max_queue_;
+  Time since = area_since_;
+  double area = counters_.queue_area;
+  // integrate_queue() on the locals: the same terms in the same order (a queue length is
+  // below 2^63, so its conversion as a signed number is the same double).
+  const auto integrate = [&](Time t) __attribute__((always_inline)) {
+    area += static_cast<double>(static_cast<int64_t>(queued)) * (t - since).to_seconds();
+    since = t;
+  };
+  // The waiting packets that start at or before `t` start. Slots that never waited
+  // (tx_start == in) started on arrival: only skipped here.
+  const auto start_until = [&](Time t) __attribute__((always_inline)) {
+    while (started < arrived) {
+      const Slot& s = ring[started & mask];
+      if (s.tx_start > t)
+        return;
+      if (s.tx_start > s.in) {
+        integrate(s.tx_start);
+        --queued;
+        queued_bytes -= s.size;
+        if (pipe) [[unlikely]]
+          serve(s);
+      }
+      ++started;
+    }
+  };
   // One visit per arrival; before it, the waiting packets that start at or before it
   // (at equal times a departure from the queue comes before an arrival into it).
-  while (arrived_ < tail_) {
-    Slot& a = slot(arrived_);
+  // Arrivals and marks are counted from the view's cursor (counters()); the largest queue
+  // only per period, folded into the run's maximum when the period ends or counters() is read.
+  while (arrived < tail) {
+    const Slot& a = ring[arrived & mask];
     if (a.in > now)
       break;
     start_until(a.in);
-    // A slot that never waits starts on arrival: the start cursor passes it now instead
-    // of in a later start_until().
-    arrive(a);
-    ++arrived_;
+    if (a.tx_start > a.in) {
+      integrate(a.in);
+      ++queued;
+      queued_bytes += a.size;
+      period_max = std::max(period_max, queued);
+    } else {
+      // It starts on arrival, after everything before it (start_until() started those):
+      // the start cursor passes it now instead of in a later start_until().
+      if (pipe) [[unlikely]]  // a FIFO's service is summed at admission
+        serve(a);
+      started = arrived + 1;
+    }
+    ++arrived;
   }
   start_until(now);
-}
-
-[[gnu::always_inline]] inline void Link::start_until(Time t) {
-  // Slots that never waited (tx_start == in) started on arrival: only skipped here.
-  while (started_ < arrived_) {
-    const Slot& s = slot(started_);
-    if (s.tx_start > t)
-      return;
-    if (s.tx_start > s.in)
-      start(s);
-    ++started_;
-  }
+  arrived_ = arrived;
+  started_ = started;
+  queued_pkts_ = queued;
+  queued_bytes_ = queued_bytes;
+  period_max_queue_ = period_max;
+  area_since_ = since;
+  counters_.queue_area = area;
 }
 
 [[gnu::always_inline]] inline void Link::retire(Time now) {
@@ -283,6 +303,7 @@ void Link::schedule_loss_change(Time at, std::optional<double> rate, uint32_t in
                                     [](Time t, const LossChange& c) { return t < c.at; });
   loss_changes_.insert(pos, {at, rate, inject});
   next_loss_change_ = loss_changes_.front().at;
+  update_plain();
 }
 
 void Link::apply_loss_changes(Time in) {
@@ -295,12 +316,21 @@ void Link::apply_loss_changes(Time in) {
   loss_changes_.erase(loss_changes_.begin(), it);
   may_lose_ = injected_losses_ > 0 || cfg_.loss_rate > 0.0;
   next_loss_change_ = loss_changes_.empty() ? Time::never() : loss_changes_.front().at;
+  update_plain();
 }
 
 void Link::accept(Packet* p, Time in) {
+  if (plain_) [[likely]]
+    accept_as<true>(p, in);
+  else
+    accept_as<false>(p, in);
+}
+
+template <bool kPlain>
+[[gnu::always_inline]] inline void Link::accept_as(Packet* p, Time in) {
   sync();
   last_in_ = in;
-  if (in >= next_loss_change_) [[unlikely]]
+  if (!kPlain && in >= next_loss_change_) [[unlikely]]
     apply_loss_changes(in);
   // Admission is decided at the packet's own arrival time `in`: what waits then.
   advance_admission(in);
@@ -308,7 +338,7 @@ void Link::accept(Packet* p, Time in) {
   __builtin_prefetch(&slot(admit_ + kPrefetchSlots));
   const uint32_t size = p->size_bytes;
   std::optional<Time> start;
-  if (modelled_) [[unlikely]] {
+  if (!kPlain && modelled_) [[unlikely]] {
     start = admit_modelled(in, size, p->ecn_capable());
     if (start && !pipe_mode_) {  // RED: what its transmitter serves (as the FIFO's below)
       bytes_admitted_ += size;
@@ -328,7 +358,7 @@ void Link::accept(Packet* p, Time in) {
     }
   }
   if (!start) {
-    if (observer_ != nullptr) [[unlikely]]
+    if (!kPlain && observer_ != nullptr) [[unlikely]]
       observer_->link_dropped(observer_object_, *p, in, last_early_drop_);
     drop(p, in, last_early_drop_);
     return;
@@ -342,7 +372,7 @@ void Link::accept(Packet* p, Time in) {
   s.size = size;
   // ECN: the step marker sees the packets waiting at `in` (this one not yet counted).
   s.marked = false;
-  if (may_mark_) [[unlikely]] {
+  if (!kPlain && may_mark_) [[unlikely]] {
     s.marked = (admit_queue_pkts_ >= mark_threshold_ && p->ecn_capable()) || (modelled_ && red_marked_);
     if (s.marked) {
       p->mark_ce();
@@ -357,13 +387,14 @@ void Link::accept(Packet* p, Time in) {
   }
   s.tx_start = *start;
   const bool lost =
-      may_lose_ && (injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && loss_rng().bernoulli(cfg_.loss_rate)));
-  if (observer_ != nullptr) [[unlikely]]
+      !kPlain && may_lose_ && (injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && loss_rng().bernoulli(cfg_.loss_rate)));
+  if (!kPlain && observer_ != nullptr) [[unlikely]]
     observer_->link_admitted(observer_object_, *p, in, s.tx_start, out(s), lost);
   if (lost) {
     if (injected_losses_ > 0)
       --injected_losses_;
     may_lose_ = injected_losses_ > 0 || cfg_.loss_rate > 0.0;
+    update_plain();
     s.state = SlotState::kLost;
     if (deliver_ == idx)
       deliver_ = tail_;
@@ -427,7 +458,9 @@ void Link::on_delivery() {
     ++i;
   deliver_ = i;
   if (i < tail_) {
-    sim_.schedule_at(delivery_event_, out(slot(i)));
+    // The event has just fired (not pending) and later slots leave no earlier (out() never
+    // decreases along the ring).
+    sim_.schedule_unpending(delivery_event_, out(slot(i)));
     // The next packet and the ring further on were last touched when they entered
     // (possibly a long queue ago): fetch them while other events run.
     __builtin_prefetch(slot(i).pkt);

@@ -47,6 +47,37 @@ class EventQueue {
       unlink(ev);
     else
       ++size_;
+    place(ev, t);
+  }
+  /// schedule() of an event known not to be pending (asserted in debug builds): an event
+  /// re-scheduled from its own firing skips the pending test.
+  void schedule_unpending(Event& ev, Time t) {
+    assert(!ev.scheduled());
+    ++size_;
+    place(ev, t);
+  }
+  /// Removes `ev` if pending; no-op otherwise.
+  void cancel(Event& ev);
+  /// Unschedules every pending event (their owners may then be destroyed in any order).
+  void clear();
+  [[nodiscard]] bool empty() const { return size_ == 0; }
+  [[nodiscard]] size_t size() const { return size_; }
+  /// Removes and returns the earliest event if its time is at most `end`; nullptr (and
+  /// nothing removed) otherwise. The returned event is no longer pending. Inline: the
+  /// usual case takes the head of the next occupied fine bucket.
+  Event* pop_until(Time end) {
+    const uint32_t b = fine_used_.find_from(static_cast<uint32_t>(cursor_) & (kFineN - 1));
+    if (b < kFineN) [[likely]] {
+      Event* ev = fine_[b].head;
+      if (ev->time_ <= end && !(far_due_ && heap_first(*ev)))
+        return take_fine(b);
+    }
+    return pop_slow(end);
+  }
+
+ private:
+  /// Files `ev` (not in any structure, counted in size_) at `t` with a new seq.
+  [[gnu::always_inline]] void place(Event& ev, Time t) {
     ev.time_ = t;
     ev.seq_ = next_seq_++;
     ev.queue_ = this;
@@ -71,26 +102,7 @@ class EventQueue {
     }
     file(ev, f);
   }
-  /// Removes `ev` if pending; no-op otherwise.
-  void cancel(Event& ev);
-  /// Unschedules every pending event (their owners may then be destroyed in any order).
-  void clear();
-  [[nodiscard]] bool empty() const { return size_ == 0; }
-  [[nodiscard]] size_t size() const { return size_; }
-  /// Removes and returns the earliest event if its time is at most `end`; nullptr (and
-  /// nothing removed) otherwise. The returned event is no longer pending. Inline: the
-  /// usual case takes the head of the next occupied fine bucket.
-  Event* pop_until(Time end) {
-    const uint32_t b = fine_used_.find_from(static_cast<uint32_t>(cursor_) & (kFineN - 1));
-    if (b < kFineN) [[likely]] {
-      Event* ev = fine_[b].head;
-      if (ev->time_ <= end && !(far_due_ && heap_first(*ev)))
-        return take_fine(b);
-    }
-    return pop_slow(end);
-  }
 
- private:
   static constexpr int kFineShift = 20;   // a fine bucket spans 2^20 ps
   static constexpr int kFineBits = 12;    // 4096 fine buckets: a period of 2^32 ps
   static constexpr int kCoarseBits = 10;  // 1024 coarse buckets, one per period

@@ -3,6 +3,7 @@
 // in-process sweeps can hold several at once.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -31,6 +32,13 @@ class Simulator {
   }
   /// Schedules (or moves) `ev` at now() + `d`; a negative `d` throws std::logic_error.
   void schedule_in(Event& ev, Duration d) { schedule_at(ev, now_ + d); }
+  /// schedule_at() of an event that is not pending at a time known to be >= now() (both
+  /// asserted in debug builds, unchecked in release): an event re-scheduling itself from
+  /// its own firing (a link's next delivery).
+  void schedule_unpending(Event& ev, Time t) {
+    assert(t >= now_);
+    queue_.schedule_unpending(ev, t);
+  }
   void cancel(Event& ev) { queue_.cancel(ev); }
   /// Unschedules every pending event: call before destroying the components that own
   /// events, so none of them is left in the queue whatever the destruction order.
@@ -46,7 +54,10 @@ class Simulator {
   void run_until(Time end, const std::function<void()>& on_progress = {}, uint64_t progress_every = 1u << 22);
 
   /// Makes run_until return after the current event.
-  void stop() { stop_requested_ = true; }
+  void stop() {
+    stop_requested_ = true;
+    check_at_ = 0;
+  }
 
   [[nodiscard]] size_t pending() const { return queue_.size(); }
 
@@ -57,6 +68,9 @@ class Simulator {
   Time now_ = Time::zero();
   uint64_t events_ = 0;
   bool stop_requested_ = false;
+  // run_until tests the stop request and the progress call only once events_ reaches
+  // this: the next progress call, or 0 after stop().
+  uint64_t check_at_ = 0;
   std::vector<std::unique_ptr<CallbackEvent>> callbacks_;
 };
 

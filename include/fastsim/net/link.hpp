@@ -146,6 +146,7 @@ class alignas(16) Link final : public PacketSink {
   void set_observer(PacketObserver* observer, uint32_t object) {
     observer_ = observer;
     observer_object_ = object;
+    update_plain();
   }
   [[nodiscard]] const std::string& id() const { return cfg_.id; }
   /// The propagation delay packets see (a pipe's delay is rounded to whole ticks).
@@ -242,6 +243,13 @@ class alignas(16) Link final : public PacketSink {
 
   /// Takes `p` at its arrival time `in` (>= now, non-decreasing over calls).
   void accept(Packet* p, Time in);
+  /// accept() with kPlain: the plain_ case, its feature tests compiled out.
+  template <bool kPlain>
+  void accept_as(Packet* p, Time in);
+  /// plain_ from the features it sums up.
+  void update_plain() {
+    plain_ = !modelled_ && !may_mark_ && !may_lose_ && observer_ == nullptr && next_loss_change_ == Time::never();
+  }
   /// Moves the admission view to time `in` (>= every earlier input time).
   void advance_admission(Time in);
   void on_delivery();
@@ -265,15 +273,13 @@ class alignas(16) Link final : public PacketSink {
   void sync_due(Time now);
   /// The ring is full: frees what has left by now, else doubles it.
   void make_room();
+  /// Walks the slots that arrived or started since the last call up to `now` (queue
+  /// integral, period maximum, cursors).
   void advance_view(Time now);
-  /// The view's waiting packets that start at or before `t` start.
-  void start_until(Time t);
   void retire(Time now);
-  void arrive(Slot& s);
   /// A packet arriving at `in` is dropped at the queue (RED if `early`).
   void drop(Packet* p, Time in, bool early);
   void count_drop(Packet* p, bool early);
-  void start(const Slot& s);
   /// The slot's packet starts serialization (its busy time runs from then).
   void serve(const Slot& s);
   [[gnu::always_inline]] void integrate_queue(Time t) {
@@ -292,7 +298,7 @@ class alignas(16) Link final : public PacketSink {
   Duration tx_time_slow(uint32_t bytes) const;
   /// Transmitter time the slot uses (counts towards utilization).
   [[nodiscard]] Duration busy_time(const Slot& s) const {
-    if (pipe_mode_) [[unlikely]]  // no call here: arrive() and start() stay leaf functions
+    if (pipe_mode_) [[unlikely]]  // no call here: the view walk stays free of calls
       return Duration::picoseconds(static_cast<int64_t>(s.size * pipe_ps_per_byte_ + 0.5));
     return tx_time(s.size);
   }
@@ -335,6 +341,9 @@ class alignas(16) Link final : public PacketSink {
   bool may_mark_ = false;     // a step marker, RED or a pipe: admission decides ECN marks
   bool may_lose_ = false;     // a loss rate or injected losses: admission draws losses
   bool feeds_chain_ = false;  // some link is chained behind this one (wire_single_fed_links)
+  // None of the rarely set features (a pipe or RED, marking, losses, a loss change to come,
+  // an observer): accept() takes its path without their tests.
+  bool plain_ = false;
   Duration wire_delay_;
   double pipe_ps_per_byte_ = 0;         // a pipe's transmission time per byte (utilization)
   std::unique_ptr<DummynetPipe> pipe_;  // cfg.tick > 0 only

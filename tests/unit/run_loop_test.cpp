@@ -1,0 +1,102 @@
+// The run loop's stop request and progress calls (one test per event: Simulator::check_at_)
+// and the re-schedule of an event from its own firing (Simulator::schedule_unpending).
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "fastsim/core/simulator.hpp"
+
+using namespace fastsim;
+
+namespace {
+
+class FnEvent final : public Event {
+ public:
+  explicit FnEvent(std::function<void()> fn) : fn_(std::move(fn)) {}
+  void fire() override { fn_(); }
+
+ private:
+  std::function<void()> fn_;
+};
+
+Time ms(int64_t n) {
+  return Time::at(Duration::milliseconds(n));
+}
+
+}  // namespace
+
+TEST_CASE("stop() from inside an event returns after that event; the next run goes on", "[engine]") {
+  Simulator sim;
+  std::vector<int> log;
+  std::vector<std::unique_ptr<FnEvent>> evs;
+  for (int i = 1; i <= 10; ++i) {
+    evs.push_back(std::make_unique<FnEvent>([&sim, &log, i] {
+      log.push_back(i);
+      if (i == 3)
+        sim.stop();
+    }));
+    sim.schedule_at(*evs.back(), ms(i));
+  }
+  sim.run_until(ms(100));
+  CHECK(log == std::vector<int>{1, 2, 3});
+  CHECK(sim.events_processed() == 3);
+  CHECK(sim.now() == ms(3));
+  sim.run_until(ms(100));
+  CHECK(log.size() == 10);
+  CHECK(sim.events_processed() == 10);
+  CHECK(sim.now() == ms(100));
+}
+
+TEST_CASE("progress is called every progress_every events; stop() from it returns after the next event", "[engine]") {
+  Simulator sim;
+  std::vector<int> log;
+  std::vector<std::unique_ptr<FnEvent>> evs;
+  for (int i = 1; i <= 20; ++i) {
+    evs.push_back(std::make_unique<FnEvent>([&log, i] { log.push_back(i); }));
+    sim.schedule_at(*evs.back(), ms(i));
+  }
+  std::vector<uint64_t> calls;
+  sim.run_until(
+      ms(10), [&] { calls.push_back(sim.events_processed()); }, 4);
+  CHECK(calls == std::vector<uint64_t>{4, 8});
+  CHECK(log.size() == 10);
+  // A new run counts progress_every from where it starts.
+  calls.clear();
+  sim.run_until(
+      ms(100),
+      [&] {
+        calls.push_back(sim.events_processed());
+        sim.stop();
+      },
+      3);
+  CHECK(calls == std::vector<uint64_t>{13});
+  CHECK(sim.events_processed() == 14);
+  CHECK(log.size() == 14);
+  CHECK(sim.now() == ms(14));
+}
+
+TEST_CASE("an event re-scheduled from its own firing keeps (time, seq) order and the pending count", "[engine]") {
+  Simulator sim;
+  std::vector<char> log;
+  int fired = 0;
+  FnEvent b([&] { log.push_back('b'); });
+  std::unique_ptr<FnEvent> a;
+  a = std::make_unique<FnEvent>([&] {
+    log.push_back('a');
+    if (++fired < 3) {
+      // b was scheduled at 2 ms first: a re-scheduled there fires after it (newer seq).
+      sim.schedule_unpending(*a, ms(2));
+      CHECK(a->scheduled());
+      CHECK(sim.pending() == (fired == 1 ? 2u : 1u));
+    }
+  });
+  sim.schedule_at(*a, ms(1));
+  sim.schedule_at(b, ms(2));
+  sim.run_until(ms(10));
+  CHECK(log == std::vector<char>{'a', 'b', 'a', 'a'});
+  CHECK(sim.pending() == 0);
+  CHECK(!a->scheduled());
+}
