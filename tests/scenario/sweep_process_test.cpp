@@ -18,6 +18,7 @@
 #include <random>
 #include <sstream>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "../support/helpers.hpp"
@@ -365,6 +366,34 @@ TEST_CASE("write errors of the sweep driver exit with 3 naming the file and the 
   fs::remove_all(dir);
 }
 
+namespace {
+// A scenario whose document holds a 30-KB description (a 0.02-s run) in `dir`/base.json, and
+// that run's own peak_rss_mb, alone.
+double write_large_document_base(const fs::path& dir) {
+  std::ofstream(dir / "base.json") << R"({"name": "docs", "description": ")" + std::string(30000, 'x') +
+                                          R"(", "duration": "0.02s", "sample_interval": "0.01s", "seed": 3,
+      "topology": {"dumbbell": {"bottleneck": {"rate": "20Mbps", "delay": "2ms", "buffer": "100pkt"},
+                                "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+      "flows": [{"id": "a", "rtt": "20ms"}]})";
+  const auto alone =
+      run_command(kBinary + " run " + (dir / "base.json").string() + " --out " + (dir / "alone").string() + " --quiet");
+  REQUIRE(alone.exit_code == 0);
+  return nlohmann::json::parse(read_file(dir / "alone" / "summary.json")).at("peak_rss_mb").get<double>();
+}
+
+// The number of run folders under `runs` and the largest peak_rss_mb among them.
+std::pair<size_t, double> runs_and_largest_peak(const fs::path& runs) {
+  size_t n = 0;
+  double largest = 0;
+  for (const auto& e : fs::directory_iterator(runs)) {
+    ++n;
+    const auto s = nlohmann::json::parse(read_file(e.path() / "summary.json"));
+    largest = std::max(largest, s.at("peak_rss_mb").get<double>());
+  }
+  return {n, largest};
+}
+}  // namespace
+
 TEST_CASE("a sweep's workers do not start with every run's scenario document in memory", "[cli][sweep][rss]") {
   // 400 runs whose documents each hold a 30-KB description (12 MB in all): the workers are
   // forked by the driver, and held those documents (and their nodes) in their resident
@@ -376,30 +405,14 @@ TEST_CASE("a sweep's workers do not start with every run's scenario document in 
   return;
 #endif
   const fs::path dir = temp_dir("sweep-docs");
-  const std::string base = R"({"name": "docs", "description": ")" + std::string(30000, 'x') +
-                           R"(", "duration": "0.02s", "sample_interval": "0.01s", "seed": 3,
-      "topology": {"dumbbell": {"bottleneck": {"rate": "20Mbps", "delay": "2ms", "buffer": "100pkt"},
-                                "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
-      "flows": [{"id": "a", "rtt": "20ms"}]})";
-  std::ofstream(dir / "base.json") << base;
+  const double alone_mb = write_large_document_base(dir);
   std::ofstream(dir / "spec.json") << R"({"base": "base.json", "grid": {"/flows/0/start": ["0s"]},
       "replications": 400, "seed": 1})";
-  const auto alone =
-      run_command(kBinary + " run " + (dir / "base.json").string() + " --out " + (dir / "alone").string() + " --quiet");
-  REQUIRE(alone.exit_code == 0);
-  const double alone_mb =
-      nlohmann::json::parse(read_file(dir / "alone" / "summary.json")).at("peak_rss_mb").get<double>();
   const auto sweep = run_command(kBinary + " sweep " + (dir / "spec.json").string() + " --out " +
                                  (dir / "sweep").string() + " --jobs 2 --quiet");
   INFO(sweep.output);
   REQUIRE(sweep.exit_code == 0);
-  size_t runs = 0;
-  double largest = 0;
-  for (const auto& e : fs::directory_iterator(dir / "sweep" / "runs")) {
-    ++runs;
-    const auto s = nlohmann::json::parse(read_file(e.path() / "summary.json"));
-    largest = std::max(largest, s.at("peak_rss_mb").get<double>());
-  }
+  const auto [runs, largest] = runs_and_largest_peak(dir / "sweep" / "runs");
   CHECK(runs == 400);
   INFO("alone " << alone_mb << " MB, largest in the sweep " << largest << " MB");
   CHECK(largest < alone_mb + 5.0);  // measured: 0.8 MB more (the driver's plan); 25 MB before
@@ -408,35 +421,21 @@ TEST_CASE("a sweep's workers do not start with every run's scenario document in 
 
 TEST_CASE("check's workers do not start with every run's scenario document in memory", "[cli][check][rss]") {
   // As the sweep above: `fastsim check` forks its workers after writing every run's
-  // scenario.json, and held the documents (twice: the plan and the runs to do) until then.
+  // scenario.json, and held the documents (twice: the plan and the runs to do) until then
+  // (measured: 30.1 MB per run against 6.3 MB alone; 5.3 MB after).
 #if defined(__SANITIZE_ADDRESS__)
   WARN("the check workers' memory check skipped under AddressSanitizer (its quarantine keeps freed memory)");
   return;
 #endif
   const fs::path dir = temp_dir("check-docs");
-  std::ofstream(dir / "base.json") << R"({"name": "docs", "description": ")" + std::string(30000, 'x') +
-                                          R"(", "duration": "0.02s", "sample_interval": "0.01s", "seed": 3,
-      "topology": {"dumbbell": {"bottleneck": {"rate": "20Mbps", "delay": "2ms", "buffer": "100pkt"},
-                                "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
-      "flows": [{"id": "a", "rtt": "20ms"}]})";
+  const double alone_mb = write_large_document_base(dir);
   std::ofstream(dir / "baseline.json") << R"({"scenarios": [{"name": "docs", "file": "base.json", "replications": 400,
       "metrics": [{"metric": "/links/bottleneck/utilization", "expected": 0.5, "tolerance": 1.0}]}]})";
-  const auto alone =
-      run_command(kBinary + " run " + (dir / "base.json").string() + " --out " + (dir / "alone").string() + " --quiet");
-  REQUIRE(alone.exit_code == 0);
-  const double alone_mb =
-      nlohmann::json::parse(read_file(dir / "alone" / "summary.json")).at("peak_rss_mb").get<double>();
   const auto check = run_command(kBinary + " check " + (dir / "baseline.json").string() + " --results " +
                                  (dir / "results").string() + " --jobs 2 --quiet");
   INFO(check.output);
   REQUIRE(check.exit_code == 0);
-  size_t runs = 0;
-  double largest = 0;
-  for (const auto& e : fs::directory_iterator(dir / "results" / "runs")) {
-    ++runs;
-    const auto s = nlohmann::json::parse(read_file(e.path() / "summary.json"));
-    largest = std::max(largest, s.at("peak_rss_mb").get<double>());
-  }
+  const auto [runs, largest] = runs_and_largest_peak(dir / "results" / "runs");
   CHECK(runs == 400);
   INFO("alone " << alone_mb << " MB, largest in the check " << largest << " MB");
   CHECK(largest < alone_mb + 5.0);

@@ -26,20 +26,26 @@ Time ms(int64_t n) {
   return Time::at(Duration::milliseconds(n));
 }
 
+// Events 1..n at 1..n ms, each calling on_fire(its number); `evs` keeps them alive.
+void schedule_numbered(Simulator& sim, std::vector<std::unique_ptr<FnEvent>>& evs, int n,
+                       const std::function<void(int)>& on_fire) {
+  for (int i = 1; i <= n; ++i) {
+    evs.push_back(std::make_unique<FnEvent>([on_fire, i] { on_fire(i); }));
+    sim.schedule_at(*evs.back(), ms(i));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("stop() from inside an event returns after that event; the next run goes on", "[engine]") {
   Simulator sim;
   std::vector<int> log;
   std::vector<std::unique_ptr<FnEvent>> evs;
-  for (int i = 1; i <= 10; ++i) {
-    evs.push_back(std::make_unique<FnEvent>([&sim, &log, i] {
-      log.push_back(i);
-      if (i == 3)
-        sim.stop();
-    }));
-    sim.schedule_at(*evs.back(), ms(i));
-  }
+  schedule_numbered(sim, evs, 10, [&sim, &log](int i) {
+    log.push_back(i);
+    if (i == 3)
+      sim.stop();
+  });
   sim.run_until(ms(100));
   CHECK(log == std::vector<int>{1, 2, 3});
   CHECK(sim.events_processed() == 3);
@@ -54,10 +60,7 @@ TEST_CASE("progress is called every progress_every events; stop() from it return
   Simulator sim;
   std::vector<int> log;
   std::vector<std::unique_ptr<FnEvent>> evs;
-  for (int i = 1; i <= 20; ++i) {
-    evs.push_back(std::make_unique<FnEvent>([&log, i] { log.push_back(i); }));
-    sim.schedule_at(*evs.back(), ms(i));
-  }
+  schedule_numbered(sim, evs, 20, [&log](int i) { log.push_back(i); });
   std::vector<uint64_t> calls;
   sim.run_until(
       ms(10), [&] { calls.push_back(sim.events_processed()); }, 4);
