@@ -141,10 +141,9 @@ void Link::drop(Packet* p, Time in, bool early) {
   uint64_t period_max = period_max_queue_;
   Time since = area_since_;
   double area = counters_.queue_area;
-  // integrate_queue() on the locals: the same terms in the same order (a queue length is
-  // below 2^63, so its conversion as a signed number is the same double).
+  // integrate_queue() on the locals: the same terms in the same order.
   const auto integrate = [&](Time t) __attribute__((always_inline)) {
-    area += static_cast<double>(static_cast<int64_t>(queued)) * (t - since).to_seconds();
+    area += queue_area_term(queued, since, t);
     since = t;
   };
   // The waiting packets that start at or before `t` start. Slots that never waited

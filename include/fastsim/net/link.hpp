@@ -282,8 +282,13 @@ class alignas(16) Link final : public PacketSink {
   void count_drop(Packet* p, bool early);
   /// The slot's packet starts serialization (its busy time runs from then).
   void serve(const Slot& s);
+  /// One term of the queue integral: `queued` packets from `since` to `t`, packet*seconds
+  /// (converted as a signed number: a queue length is below 2^63, so the same double).
+  [[gnu::always_inline]] static double queue_area_term(uint64_t queued, Time since, Time t) {
+    return static_cast<double>(static_cast<int64_t>(queued)) * (t - since).to_seconds();
+  }
   [[gnu::always_inline]] void integrate_queue(Time t) {
-    counters_.queue_area += static_cast<double>(queued_pkts_) * (t - area_since_).to_seconds();
+    counters_.queue_area += queue_area_term(queued_pkts_, area_since_, t);
     area_since_ = t;
   }
   /// Serialization time of `bytes` at the link's rate, memoized for the last two sizes
