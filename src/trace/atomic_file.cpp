@@ -101,6 +101,7 @@ void AtomicFile::close() {
   if (fd_ >= 0)
     close_fd();
   closed_ = true;
+  buf_ = Buffer();  // written out: the buffer is not needed again
 }
 
 void AtomicFile::commit() {
@@ -110,7 +111,6 @@ void AtomicFile::commit() {
   if (ec)
     throw std::system_error(ec, "cannot rename " + tmp_ + " to " + path_);
   committed_ = true;
-  buf_ = Buffer();  // frees the write buffer before the summary is built
 }
 
 namespace {

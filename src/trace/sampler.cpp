@@ -14,6 +14,18 @@ void Sampler::open(const std::string& out_dir) {
     p->open(out_dir, options);
 }
 
+size_t Sampler::periods() const {
+  const Time now = sim_.now();
+  return end_ < now + interval_ ? 0 : static_cast<size_t>((end_ - now).ps() / interval_.ps());
+}
+
+void Sampler::start() {
+  const size_t n = periods();
+  for (auto& p : probes_)
+    p->expect_samples(n);
+  sim_.schedule_at(*this, sim_.now() + interval_);
+}
+
 void Sampler::fire() {
   sample_times_s_.push_back(sim_.now().to_seconds());
   for (auto& p : probes_)

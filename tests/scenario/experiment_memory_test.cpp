@@ -114,3 +114,37 @@ TEST_CASE("the run's link results hold the bottleneck when it is not monitored",
   CHECK(!r.links[0].monitored);
   CHECK(r.links[0].departures > 0);
 }
+
+TEST_CASE("the replicas of a counted flow share one parameter table until one is written", "[memory]") {
+  const config::Scenario s = scenario_from(R"({"name": "mem", "seed": 1, "duration": "1s",
+      "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "5ms", "buffer": "20pkt"},
+                                "access": {"rate": "100Mbps", "buffer": "1000pkt"}}},
+      "flows": [{"id": "v", "algorithm": "vegas", "params": {"alpha": 3}, "rtt": "20ms", "count": 3}]})");
+  REQUIRE(s.flows.size() == 3);
+  CHECK(s.flows[0].params.shares_table_with(s.flows[2].params));
+  CHECK(s.flows[2].params.get("alpha") == 3);
+  // Copy on write: the writer gets its own table, the others keep theirs.
+  cc::ParamValues changed = s.flows[1].params;
+  changed.set("alpha", 5);
+  CHECK(changed.get("alpha") == 5);
+  CHECK(s.flows[1].params.get("alpha") == 3);
+  CHECK(!changed.shares_table_with(s.flows[1].params));
+  CHECK(s.flows[1].params.shares_table_with(s.flows[0].params));
+  CHECK_THROWS_AS(changed.get("no_such_parameter"), std::out_of_range);
+  CHECK_THROWS_AS(cc::ParamValues().get("alpha"), std::out_of_range);
+  CHECK(cc::ParamValues().empty());
+  CHECK(!changed.empty());
+}
+
+TEST_CASE("a flow's sample series are sized once for the run's periods", "[memory]") {
+  // 3 s sampled every 0.5 s: six periods; grown by doubling the series would hold eight.
+  const config::Scenario s = scenario_from(kScenario);
+  run::Experiment exp(s);
+  const auto& r = exp.run();
+  REQUIRE(r.flows.size() == 2);
+  for (const auto& f : r.flows) {
+    CHECK(f.goodput_samples_bps.size() == 6);
+    CHECK(f.goodput_samples_bps.capacity() == 6);
+    CHECK(f.cwnd_samples_pkts.capacity() == 6);
+  }
+}

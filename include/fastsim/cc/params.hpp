@@ -7,6 +7,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,7 +48,9 @@ inline ParamSpec choice_param(std::string name, std::vector<std::string> choices
 }
 
 /// Resolved parameter values (every spec'd name present, defaults filled in): a number
-/// per numeric parameter, a string per string option.
+/// per numeric parameter, a string per string option. Copies share one table until one
+/// of them is written (copy on write): the `count` replicas of a scenario flow hold one
+/// table between them, not a pair of maps each (10 000 flows: 2.2 MB).
 class ParamValues {
  public:
   /// Every parameter of `specs` at its default.
@@ -63,18 +66,38 @@ class ParamValues {
     return v;
   }
 
-  void set(const std::string& name, double v) { values_[name] = v; }
+  void set(const std::string& name, double v) { own().values[name] = v; }
   /// Precondition: `choice` is one of the parameter's choices.
-  void set_choice(const std::string& name, std::string choice) { choices_[name] = std::move(choice); }
-  /// A numeric parameter. Precondition: `name` is one of the algorithm's numeric specs.
-  [[nodiscard]] double get(const std::string& name) const { return values_.at(name); }
-  /// A string option. Precondition: `name` is one of the algorithm's string options.
-  [[nodiscard]] const std::string& choice(const std::string& name) const { return choices_.at(name); }
-  [[nodiscard]] bool empty() const { return values_.empty() && choices_.empty(); }
+  void set_choice(const std::string& name, std::string choice) { own().choices[name] = std::move(choice); }
+  /// A numeric parameter. Precondition: `name` is one of the algorithm's numeric specs
+  /// (std::out_of_range otherwise).
+  [[nodiscard]] double get(const std::string& name) const { return table().values.at(name); }
+  /// A string option. Precondition: `name` is one of the algorithm's string options
+  /// (std::out_of_range otherwise).
+  [[nodiscard]] const std::string& choice(const std::string& name) const { return table().choices.at(name); }
+  [[nodiscard]] bool empty() const { return !table_ || (table_->values.empty() && table_->choices.empty()); }
+  /// Whether this value and `other` read the same table (tests: copies share until written).
+  [[nodiscard]] bool shares_table_with(const ParamValues& other) const { return table_ && table_ == other.table_; }
 
  private:
-  std::map<std::string, double> values_;
-  std::map<std::string, std::string> choices_;
+  struct Table {
+    std::map<std::string, double> values;
+    std::map<std::string, std::string> choices;
+  };
+  [[nodiscard]] const Table& table() const {
+    static const Table kEmpty;
+    return table_ ? *table_ : kEmpty;
+  }
+  /// The table this value may write: its own, copied first if another value shares it.
+  Table& own() {
+    if (!table_)
+      table_ = std::make_shared<Table>();
+    else if (table_.use_count() > 1)
+      table_ = std::make_shared<Table>(*table_);
+    return *table_;
+  }
+
+  std::shared_ptr<Table> table_;
 };
 
 }  // namespace fastsim::cc

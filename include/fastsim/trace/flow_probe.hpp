@@ -38,6 +38,11 @@ class FlowProbe final : public Probe {
   [[nodiscard]] size_t files() const override { return 1; }
   void open(const std::string& out_dir, const TraceFileOptions& options) override;
   void sample(Time now, Duration tau) override;
+  /// Sizes both series for the run's periods (10 000 flows, 60 periods: 61 of 64 doubles each).
+  void expect_samples(size_t periods) override {
+    goodput_samples_bps_.reserve(periods);
+    cwnd_samples_pkts_.reserve(periods);
+  }
 
   /// Goodput of every period so far, from the start of the run (zero before the flow starts).
   [[nodiscard]] const std::vector<double>& goodput_samples_bps() const { return goodput_samples_bps_; }

@@ -25,6 +25,9 @@ class Probe {
   virtual void open(const std::string& out_dir, const TraceFileOptions& options) = 0;
   /// Records the period (now - tau, now] that just ended.
   virtual void sample(Time now, Duration tau) = 0;
+  /// The run will call sample() `periods` times (from the sampler's start): a probe that
+  /// keeps a series may size it once instead of growing it by doubling.
+  virtual void expect_samples(size_t periods) { (void)periods; }
   /// Finishes writing the trace files (flushed and closed, not yet in place). Throws
   /// std::system_error on a write error.
   void close() {

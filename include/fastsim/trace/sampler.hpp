@@ -27,8 +27,11 @@ class Sampler final : public Event {
   }
   /// Opens every probe's trace files under `out_dir`; they share one write-buffer budget.
   void open(const std::string& out_dir);
-  /// Schedules the first sample (one interval from now).
-  void start() { sim_.schedule_at(*this, sim_.now() + interval_); }
+  /// Schedules the first sample (one interval from now) and tells every probe how many
+  /// periods the run holds (the sample times now + k x interval <= end, k >= 1).
+  void start();
+  /// The number of samples start() announces.
+  [[nodiscard]] size_t periods() const;
   void fire() override;
   /// Finishes every trace file (flushed and closed; throws on a write error).
   void close();
