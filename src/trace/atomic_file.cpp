@@ -35,7 +35,9 @@ TraceFileOptions trace_file_options(size_t files) {
 }
 
 AtomicFile::AtomicFile(std::string path, size_t buffer_bytes, bool transient)
-    : path_(std::move(path)), tmp_(path_ + ".tmp"), limit_(std::max<size_t>(buffer_bytes, 1)), transient_(transient) {
+    : tmp_(std::move(path) + std::string(kTmpSuffix)),
+      limit_(std::max<size_t>(buffer_bytes, 1)),
+      transient_(transient) {
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0)
     fail("cannot create", errno);
@@ -107,9 +109,10 @@ void AtomicFile::close() {
 void AtomicFile::commit() {
   close();
   std::error_code ec;
-  std::filesystem::rename(tmp_, path_, ec);
+  const std::string target = path();
+  std::filesystem::rename(tmp_, target, ec);
   if (ec)
-    throw std::system_error(ec, "cannot rename " + tmp_ + " to " + path_);
+    throw std::system_error(ec, "cannot rename " + tmp_ + " to " + target);
   committed_ = true;
 }
 

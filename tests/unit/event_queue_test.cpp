@@ -245,3 +245,22 @@ TEST_CASE("handlers that schedule, re-key, cancel and destroy events fire in the
     }
   }
 }
+
+TEST_CASE("a one-shot callback is freed when it fires, before its function runs", "[engine][memory]") {
+  Simulator sim;
+  std::vector<std::pair<int, size_t>> log;  // (callback, callbacks held while it ran)
+  sim.call_at(Time::from_ps(30), [&] { log.emplace_back(3, sim.callbacks_held()); });
+  sim.call_at(Time::from_ps(10), [&] {
+    log.emplace_back(1, sim.callbacks_held());
+    sim.call_at(Time::from_ps(20), [&] { log.emplace_back(2, sim.callbacks_held()); });  // scheduled from one
+  });
+  sim.call_at(Time::from_ps(40), [&] { log.emplace_back(4, sim.callbacks_held()); });
+  sim.call_at(Time::from_ps(50), [&] { log.emplace_back(5, sim.callbacks_held()); });
+  CHECK(sim.callbacks_held() == 4);
+  sim.run_until(Time::from_ps(45));
+  // Each ran once, in time order, with itself already freed; the one at 50 ps is kept (and
+  // freed with the simulator, never fired: ASan checks both).
+  CHECK(log == std::vector<std::pair<int, size_t>>{{1, 3}, {2, 3}, {3, 2}, {4, 1}});
+  CHECK(sim.callbacks_held() == 1);
+  CHECK(sim.pending() == 1);
+}

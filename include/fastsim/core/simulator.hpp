@@ -45,7 +45,7 @@ class Simulator {
   void clear() { queue_.clear(); }
 
   /// Runs `fn` once at `t`, or now if `t` has passed. Allocates: for rare setup events (flow start/stop), not the
-  /// packet path.
+  /// packet path. The event is freed when it fires (before `fn` runs).
   void call_at(Time t, std::function<void()> fn);
 
   /// Fires events in (time, seq) order until the next one is later than `end` or none are left.
@@ -60,10 +60,14 @@ class Simulator {
   }
 
   [[nodiscard]] size_t pending() const { return queue_.size(); }
+  /// call_at callbacks not yet fired (a fired one is freed).
+  [[nodiscard]] size_t callbacks_held() const { return callbacks_.size(); }
 
  private:
   class CallbackEvent;
   [[noreturn]] void throw_in_past(Time t) const;
+  /// Destroys the fired callback at `index` of callbacks_.
+  void release_callback(size_t index);
   EventQueue queue_;
   Time now_ = Time::zero();
   uint64_t events_ = 0;
@@ -71,7 +75,7 @@ class Simulator {
   // run_until tests the stop request and the progress call only once events_ reaches
   // this: the next progress call, or 0 after stop().
   uint64_t check_at_ = 0;
-  std::vector<std::unique_ptr<CallbackEvent>> callbacks_;
+  std::vector<std::unique_ptr<CallbackEvent>> callbacks_;  // pending one-shot callbacks
 };
 
 }  // namespace fastsim

@@ -39,7 +39,7 @@ class PcapWriter {
   void write(Time t, const net::Packet& p, FlowInfo flow);
   void close() { file_.close(); }
   void commit() { file_.commit(); }
-  [[nodiscard]] const std::string& path() const { return file_.path(); }
+  [[nodiscard]] std::string path() const { return file_.path(); }
 
  private:
   AtomicFile file_;
