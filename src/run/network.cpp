@@ -60,7 +60,8 @@ void Network::build_flows(Simulator& sim, net::PacketPool& pool) {
     f->spec = &spec;
     f->activity.start = Time::at(spec.start);
     const uint64_t segments = spec.size_bytes ? (*spec.size_bytes + spec.tcp.mss - 1) / spec.tcp.mss : 0;
-    f->connect(sim, pool, spec, links_at(spec.data_links), links_at(spec.ack_links), segments, scenario_.seed, spec.id);
+    f->connect(sim, pool, spec, links_at(spec.data_links), links_at(spec.ack_links), segments, scenario_.seed, spec.id,
+               tcp_configs_);
     const auto& route = f->data_route.links;
     f->crosses_bottleneck = std::find(route.begin(), route.end(), bottleneck) != route.end();
     flows_.push_back(std::move(f));

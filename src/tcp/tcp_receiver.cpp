@@ -12,14 +12,21 @@ constexpr uint64_t kNone = net::Packet::kNoTrigger;
 
 TcpReceiver::TcpReceiver(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg, const net::Route* ack_route,
                          net::PacketSink& out)
+    : TcpReceiver(sim, pool, std::make_shared<const TcpConfig>(cfg), ack_route, out) {}
+
+TcpReceiver::TcpReceiver(Simulator& sim, net::PacketPool& pool, std::shared_ptr<const TcpConfig> shared_cfg,
+                         const net::Route* ack_route, net::PacketSink& out)
     : sim_(sim),
       pool_(pool),
-      cfg_(cfg),
+      cfg_(std::move(shared_cfg)),
       ack_route_(ack_route),
       out_(out),
-      ecn_(!cfg.ecn             ? EcnEcho::Mode::kOff
-           : cfg.ecn_exact_echo ? EcnEcho::Mode::kExact
-                                : EcnEcho::Mode::kRfc3168) {}
+      ack_size_(cfg_->ack_size),
+      ecn_(!cfg_->ecn             ? EcnEcho::Mode::kOff
+           : cfg_->ecn_exact_echo ? EcnEcho::Mode::kExact
+                                  : EcnEcho::Mode::kRfc3168),
+      sack_(cfg_->sack),
+      delayed_ack_(cfg_->delayed_ack) {}
 
 void TcpReceiver::receive(net::Packet* p) {
   ++counters_.data_arrivals;
@@ -48,10 +55,10 @@ void TcpReceiver::receive(net::Packet* p) {
       rcv_nxt_ = filled.end;
       ranges_.pop_front();
     }
-    if (had_holes || !cfg_.delayed_ack || ++unacked_segments_ >= 2) {
+    if (had_holes || !delayed_ack_ || ++unacked_segments_ >= 2) {
       send_ack();
     } else if (!delack_timer_.scheduled()) {
-      sim_.schedule_in(delack_timer_, cfg_.delayed_ack_timeout);
+      sim_.schedule_in(delack_timer_, cfg_->delayed_ack_timeout);
     }
     return;
   }
@@ -71,16 +78,16 @@ void TcpReceiver::send_ack() {
   unacked_segments_ = 0;
   net::Packet* a = pool_.acquire();
   a->route = ack_route_;
-  a->size_bytes = cfg_.ack_size;
+  a->size_bytes = ack_size_;
   a->is_ack = true;
   a->seq = rcv_nxt_;
   a->echo = echo_;
   a->retransmission = echo_retransmission_;
   a->ecn = ecn_.ack_ecn();
   // A fresh packet has no trigger and no SACK blocks: only an ACK with either sets them.
-  if (last_ooo_seq_ != kNone || (cfg_.sack && !ranges_.empty())) {
+  if (last_ooo_seq_ != kNone || (sack_ && !ranges_.empty())) {
     std::array<net::SackBlock, net::Packet::kMaxSacks> blocks;
-    const size_t n = cfg_.sack ? ranges_.sack_blocks(last_ooo_seq_, blocks) : 0;
+    const size_t n = sack_ ? ranges_.sack_blocks(last_ooo_seq_, blocks) : 0;
     a->set_ack_options(last_ooo_seq_, std::span(blocks).first(n));
   }
   ++counters_.acks_sent;

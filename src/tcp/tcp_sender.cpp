@@ -16,17 +16,29 @@ constexpr size_t kInitialRing = 64;  // grows by doubling with the window (1 byt
 TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg,
                      std::unique_ptr<cc::CongestionControl> cc, const net::Route* data_route, net::PacketSink& out,
                      uint64_t total_segments)
+    : TcpSender(sim, pool, std::make_shared<const TcpConfig>(cfg), std::move(cc), data_route, out, total_segments) {}
+
+TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, std::shared_ptr<const TcpConfig> shared_cfg,
+                     std::unique_ptr<cc::CongestionControl> cc, const net::Route* data_route, net::PacketSink& out,
+                     uint64_t total_segments)
     : sim_(sim),
       pool_(pool),
-      cfg_(cfg),
+      cfg_(std::move(shared_cfg)),
       cc_(std::move(cc)),
       route_(data_route),
       out_(out),
       total_(total_segments),
-      rtt_(cfg),
-      extras_((cfg.rack && cfg.sack) || cfg.prr || cfg.slow_start_after_idle),
+      rtt_(*cfg_),
+      sack_(cfg_->sack),
+      prr_on_(cfg_->prr),
+      pacing_on_(cfg_->pacing),
+      extras_((cfg_->rack && cfg_->sack) || cfg_->prr || cfg_->slow_start_after_idle),
       send_events_(cc_->wants_send_events()),
-      ecn_(cfg.ecn) {
+      dupack_threshold_(cfg_->dupack_threshold),
+      packet_size_(cfg_->packet_size),
+      ecn_(cfg_->ecn),
+      receive_window_(cfg_->receive_window) {
+  const TcpConfig& cfg = *cfg_;
   w_.cwnd_pkts = cfg.initial_window;
   w_.ssthresh_pkts = cfg.initial_ssthresh;
   segs_.assign(kInitialRing, 0);
@@ -165,7 +177,7 @@ void TcpSender::send_segment(uint64_t seq, bool retransmission, bool arm_probe) 
     on_transmit_extras(seq, retransmission, arm_probe);
   net::Packet* p = pool_.acquire();
   p->route = route_;
-  p->size_bytes = cfg_.packet_size;
+  p->size_bytes = packet_size_;
   p->seq = seq;
   p->echo = sim_.now();
   p->retransmission = retransmission;
@@ -184,7 +196,7 @@ void TcpSender::transmit(uint64_t seq, bool retransmission) {
 }
 
 Time TcpSender::send_batch() {
-  if (cfg_.slow_start_after_idle && snd_nxt_ == snd_una_ && last_send_ != Time::never() &&
+  if (cfg_->slow_start_after_idle && snd_nxt_ == snd_una_ && last_send_ != Time::never() &&
       sim_.now() - last_send_ > rtt_.rto() && has_new_data()) {
     restart_after_idle();
   }
@@ -235,7 +247,7 @@ Time TcpSender::send_batch() {
 }
 
 bool TcpSender::nic_blocked() {
-  const std::optional<Time> room = local_->nic->full_until(cfg_.packet_size);
+  const std::optional<Time> room = local_->nic->full_until(packet_size_);
   if (!room)
     return false;
   if (state_ == cc::CaState::kOpen && snd_una_ >= local_->cwr_high) {  // Linux tcp_enter_cwr, once per window
@@ -278,7 +290,7 @@ void TcpSender::receive(net::Packet* p) {
   }
   if (rack_)  // the RACK hook is compiled out of the path without it
     process_sack_blocks<true>(p);
-  else if (cfg_.sack && (p->num_sacks != 0 || p->trigger_seq() != net::Packet::kNoTrigger))
+  else if (sack_ && (p->num_sacks != 0 || p->trigger_seq() != net::Packet::kNoTrigger))
     process_sack_blocks<false>(p);
   if (p->seq > snd_una_) {
     on_cumulative_ack(p->seq, p);
@@ -292,14 +304,14 @@ void TcpSender::receive(net::Packet* p) {
     if (rack_->rack.advanced())
       rack_detect_loss();
     tlp_on_ack(echo_retx);
-  } else if (cfg_.sack) {
+  } else if (sack_) {
     advance_loss_marks();
   }
-  if (state_ == cc::CaState::kOpen && (lost_out_ > 0 || dupacks_ >= cfg_.dupack_threshold))
+  if (state_ == cc::CaState::kOpen && (lost_out_ > 0 || dupacks_ >= dupack_threshold_))
     maybe_enter_recovery();
   if (ece)
     on_ecn_echo();
-  if (cfg_.prr && state_ == cc::CaState::kRecovery) {
+  if (prr_on_ && state_ == cc::CaState::kRecovery) {
     // RFC 6937 DeliveredData: the change in snd.una plus the change in SACKed segments.
     const auto delivered = static_cast<int64_t>(snd_una_ - prior_una) + static_cast<int64_t>(sacked_out_) -
                            static_cast<int64_t>(prior_sacked);
@@ -311,7 +323,7 @@ void TcpSender::receive(net::Packet* p) {
   }
   if (rate_ && rate_->pending())
     rate_on_sack_only_ack();
-  if (cfg_.pacing)
+  if (pacing_on_)
     update_pacing();
   const Time probe_rto = send_batch();
   // The batch's last schedule_tlp already saw this instant's inputs (send_batch).
@@ -326,7 +338,7 @@ void TcpSender::maybe_enter_recovery() {
   if (state_ != cc::CaState::kOpen || snd_nxt_ == snd_una_ || !past_timeout)
     return;
   // With RACK only its loss marks start a recovery (Linux disables the dupack heuristic).
-  if (lost_out_ > 0 || (!rack_ && dupacks_ >= cfg_.dupack_threshold))
+  if (lost_out_ > 0 || (!rack_ && dupacks_ >= dupack_threshold_))
     enter_recovery();
 }
 
@@ -394,7 +406,7 @@ void TcpSender::advance_loss_marks_scan() {
   mark_ptr_ = std::max(mark_ptr_, snd_una_);
   while (mark_ptr_ < snd_nxt_) {
     const bool sacked = (seg(mark_ptr_) & kSacked) != 0;
-    if (sacked_beyond_ - (sacked ? 1 : 0) < cfg_.dupack_threshold)
+    if (sacked_beyond_ - (sacked ? 1 : 0) < dupack_threshold_)
       break;
     if (sacked) {
       --sacked_beyond_;
@@ -430,7 +442,7 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
     if ((f & kRetrans) != 0)
       --retrans_out_;
   }
-  if (!cfg_.sack && sacked_out_ > 0) {  // Linux tcp_remove_reno_sacks: one ACK filled the hole
+  if (!sack_ && sacked_out_ > 0) {  // Linux tcp_remove_reno_sacks: one ACK filled the hole
     sacked_out_ -= std::min<uint64_t>(newly - 1, sacked_out_);
   }
   snd_una_ = ack;
@@ -459,10 +471,10 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
     if (snd_una_ >= recovery_point_) {
       state_ = cc::CaState::kOpen;
       w_.cwnd_pkts = w_.ssthresh_pkts;
-      if (!cfg_.sack)
+      if (!sack_)
         sacked_out_ = 0;
       cc_->on_recovery_exit(view(), w_);
-    } else if (!cfg_.sack) {  // NewReno partial ACK: the next hole is lost too
+    } else if (!sack_) {  // NewReno partial ACK: the next hole is lost too
       mark_lost(snd_una_);
       mark_ptr_ = std::max(mark_ptr_, snd_una_ + 1);
       ++partial_acks_;
@@ -476,7 +488,7 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
   // RFC 6582 section 4: the "impatient" variant re-arms the timer only on the first
   // partial ACK of a recovery, so many holes end in an RTO and slow start instead of one
   // repair per RTT; "slow but steady" re-arms it on every partial ACK.
-  const bool keep_timer = state_ == cc::CaState::kRecovery && partial_acks_ > 1 && cfg_.newreno_impatient;
+  const bool keep_timer = state_ == cc::CaState::kRecovery && partial_acks_ > 1 && cfg_->newreno_impatient;
   if (snd_una_ == snd_nxt_) {
     rto_deadline_ = Time::never();
   } else if (!keep_timer) {
@@ -492,7 +504,7 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
 void TcpSender::on_duplicate_ack() {
   ++dupacks_;
   cc_->on_dupack(view(), w_, dupacks_);
-  if (!cfg_.sack && state_ == cc::CaState::kRecovery && sacked_out_ + 1 < snd_nxt_ - snd_una_) {
+  if (!sack_ && state_ == cc::CaState::kRecovery && sacked_out_ + 1 < snd_nxt_ - snd_una_) {
     ++sacked_out_;  // Linux tcp_add_reno_sack: a duplicate ACK means a packet left the network
   }
 }
@@ -506,10 +518,10 @@ void TcpSender::enter_recovery() {
   recovery_point_ = snd_nxt_;
   partial_acks_ = 0;
   reduced_at_ = sim_.now();
-  if (!cfg_.sack) {  // the duplicate ACKs so far stand for packets that left the network
+  if (!sack_) {  // the duplicate ACKs so far stand for packets that left the network
     sacked_out_ = std::min<uint64_t>(dupacks_, snd_nxt_ - snd_una_ - 1);
   }
-  if (cfg_.prr)
+  if (prr_on_)
     prr_.start(snd_nxt_ - snd_una_);
   if (!rack_) {  // with RACK the lost segments are the ones it marked
     mark_lost(snd_una_);
@@ -552,7 +564,7 @@ void TcpSender::on_rto_timer() {
   recovery_point_ = snd_nxt_;
   rto_recover_ = snd_nxt_;
   dupacks_ = 0;
-  if (!cfg_.sack)
+  if (!sack_)
     sacked_out_ = 0;
   lost_out_ = 0;
   retrans_out_ = 0;

@@ -13,9 +13,9 @@ constexpr Duration kTlpDelayedAckAllowance = Duration::milliseconds(200);  // RF
 }  // namespace
 
 void TcpSender::on_transmit_extras(uint64_t seq, bool retransmission, bool arm_probe) {
-  if (cfg_.prr && state_ == cc::CaState::kRecovery)
+  if (cfg_->prr && state_ == cc::CaState::kRecovery)
     prr_.out += 1;
-  if (cfg_.slow_start_after_idle)
+  if (cfg_->slow_start_after_idle)
     last_send_ = sim_.now();
   if (rack_) {
     if (retransmission)
@@ -33,7 +33,7 @@ void TcpSender::on_transmit_extras(uint64_t seq, bool retransmission, bool arm_p
 void TcpSender::rack_detect_loss() {
   // RFC 8985 6.2 step 4: no reordering window in recovery or once dupack_threshold
   // segments are SACKed, unless reordering has been seen.
-  const bool reo_zero = state_ != cc::CaState::kOpen || sacked_out_ >= cfg_.dupack_threshold;
+  const bool reo_zero = state_ != cc::CaState::kOpen || sacked_out_ >= cfg_->dupack_threshold;
   auto fresh = [this](uint64_t s) { return (seg(s) & (kSacked | kLost | kEverRetrans)) == 0; };
   auto live = [this](uint64_t s) {
     if (s < snd_una_ || s >= snd_nxt_)
@@ -69,7 +69,7 @@ void TcpSender::rack_mark_lost(uint64_t seq) {
     // Without PRR nothing else bounds a recovery's sending, so each retransmission lost
     // after the last reduction brings a new one (at most one per round trip); with PRR,
     // as Linux, the recovery keeps its single reduction.
-    if (!cfg_.prr && state_ == cc::CaState::kRecovery && rack_->rack.xmit_ts(seq) >= reduced_at_) {
+    if (!cfg_->prr && state_ == cc::CaState::kRecovery && rack_->rack.xmit_ts(seq) >= reduced_at_) {
       const cc::LossResponse r = cc_->on_loss(view(), w_);
       w_.ssthresh_pkts = r.ssthresh_pkts;
       w_.cwnd_pkts = std::max(r.cwnd_pkts, 1.0);
@@ -89,9 +89,9 @@ void TcpSender::on_reo_timer() {
   rack_detect_loss();
   const bool was_open = state_ == cc::CaState::kOpen;
   maybe_enter_recovery();
-  if (cfg_.prr && was_open && state_ == cc::CaState::kRecovery) {
+  if (cfg_->prr && was_open && state_ == cc::CaState::kRecovery) {
     w_.cwnd_pkts = std::max(pipe(), 1.0);  // no ACK delivered data: only the first retransmission
-  } else if (cfg_.prr && state_ == cc::CaState::kRecovery) {
+  } else if (cfg_->prr && state_ == cc::CaState::kRecovery) {
     // Segments marked lost by the timer leave the pipe; PRR decides what replaces them as
     // on an ACK that delivered nothing (sndcnt = max(prr_delivered - prr_out, 0) or the
     // proportional share still owed), not the window left over from the last ACK: that
@@ -109,7 +109,7 @@ void TcpSender::schedule_tlp() {
     return;
   }
   const std::optional<Duration> srtt = rtt_.view().srtt;
-  Duration pto = srtt ? *srtt * 2 : cfg_.initial_rto;
+  Duration pto = srtt ? *srtt * 2 : cfg_->initial_rto;
   if (srtt && snd_nxt_ - snd_una_ == 1)
     pto += kTlpDelayedAckAllowance;
   rack_->tlp_deadline = std::min(sim_.now() + pto, rto_deadline_);
@@ -166,7 +166,7 @@ void TcpSender::restart_after_idle() {
   ++counters_.idle_restarts;
   if (state_ == cc::CaState::kOpen)  // tcp_current_ssthresh
     w_.ssthresh_pkts = std::max(w_.ssthresh_pkts, 0.75 * w_.cwnd_pkts);
-  const double restart = std::min(cfg_.initial_window, w_.cwnd_pkts);
+  const double restart = std::min(cfg_->initial_window, w_.cwnd_pkts);
   const Duration rto = rtt_.rto();
   double cwnd = w_.cwnd_pkts;
   for (Duration idle = sim_.now() - last_send_; (idle -= rto) > Duration::zero() && cwnd > restart;)

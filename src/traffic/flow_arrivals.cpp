@@ -84,7 +84,7 @@ void FlowArrivals::fire() {
   f->record.size_bytes = size;
   f->record.start_s = sim_.now().to_seconds();
   f->connect(sim_, pool_, path, data_routes_[k].links, ack_routes_[k].links, (size + path.tcp.mss - 1) / path.tcp.mss,
-             seed_, f->record.id);
+             seed_, f->record.id, tcp_configs_);
   f->sender->on_complete([this, raw] { complete(*raw); });
   if (crosses_bottleneck_[k]) {
     clock_.change(+1);

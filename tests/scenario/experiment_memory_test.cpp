@@ -1,7 +1,8 @@
 // What a run keeps in memory (issue 18): an experiment that owns its scenario releases
 // the specs only the build reads, and the packet traces and the prediction, set up from
 // them, are the same as those of an experiment that borrows an intact scenario; the run's
-// link results are the monitored links and the bottleneck only.
+// link results are the monitored links and the bottleneck only; counted flows share their
+// parameter table and connections their TCP settings.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "../support/helpers.hpp"
+#include "fastsim/traffic/tcp_connection.hpp"
 
 namespace fs = std::filesystem;
 using namespace fastsim;
@@ -147,4 +149,47 @@ TEST_CASE("a flow's sample series are sized once for the run's periods", "[memor
     CHECK(f.goodput_samples_bps.capacity() == 6);
     CHECK(f.cwnd_samples_pkts.capacity() == 6);
   }
+}
+
+TEST_CASE("connections with equal TCP settings share one copy of them", "[memory]") {
+  // Three replicas with the defaults, one flow with SACK off: two distinct settings.
+  const config::Scenario s = scenario_from(R"({"name": "mem", "seed": 1, "duration": "0.5s", "sample_interval": "0.1s",
+      "defaults": {"sack": true},
+      "topology": {"dumbbell": {"bottleneck": {"rate": "10Mbps", "delay": "5ms", "buffer": "20pkt"},
+                                "access": {"rate": "100Mbps", "buffer": "1000pkt"}}},
+      "flows": [{"id": "r", "rtt": "20ms", "count": 3}, {"id": "n", "rtt": "20ms", "sack": false}]})");
+  run::Experiment exp(s);
+  REQUIRE(exp.flow_count() == 4);
+  const tcp::TcpConfig& first = exp.flow(0).sender->config();
+  for (size_t i = 0; i < 3; ++i) {
+    CHECK(&exp.flow(i).sender->config() == &first);
+    CHECK(&exp.flow(i).receiver->config() == &first);
+  }
+  const tcp::TcpConfig& other = exp.flow(3).sender->config();
+  CHECK(&other != &first);
+  CHECK(&exp.flow(3).receiver->config() == &other);
+  CHECK(first.sack);
+  CHECK(!other.sack);
+  CHECK(first == s.flows[0].tcp);
+  CHECK(other == s.flows[3].tcp);
+  exp.run();
+  CHECK(exp.flow(3).sender->counters().segments_acked > 0);
+}
+
+TEST_CASE("the shared TCP settings look among the most recent few only", "[memory]") {
+  traffic::SharedTcpConfigs configs;
+  tcp::TcpConfig a;
+  const auto first = configs.get(a);
+  CHECK(configs.get(a) == first);  // found: the same copy
+  for (uint32_t i = 0; i < 8; ++i) {
+    tcp::TcpConfig other;
+    other.dupack_threshold = 10 + i;
+    CHECK(configs.get(other)->dupack_threshold == 10 + i);
+  }
+  CHECK(configs.size() == 9);
+  // `a` is now nine entries back: beyond the search, so a new copy (equal, not the same).
+  const auto again = configs.get(a);
+  CHECK(again != first);
+  CHECK(*again == *first);
+  CHECK(configs.size() == 10);
 }

@@ -82,6 +82,7 @@ class Network {
   // themselves are stored once, in the links (at 10 000 flows, 40 002 of them).
   std::vector<std::unique_ptr<net::Link>> links_;
   std::vector<uint32_t> by_id_;
+  traffic::SharedTcpConfigs tcp_configs_;  // the flows' settings, one copy per distinct value
   std::vector<std::unique_ptr<FlowRuntime>> flows_;
   std::vector<std::unique_ptr<UdpRuntime>> udp_;
   std::vector<std::unique_ptr<traffic::FlowArrivals>> arrivals_;

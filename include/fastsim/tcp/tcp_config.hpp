@@ -33,10 +33,12 @@ struct TcpConfig {
   bool prr = false;               ///< Proportional Rate Reduction in fast recovery (RFC 6937, RFC 9937 reduction bound)
   bool slow_start_after_idle = false;  ///< restart the window after an idle RTO (RFC 2861, Linux)
   bool pacing = false;  ///< pace at 2 (slow start) or 1.2 x cwnd/srtt unless the algorithm sets a rate (Linux fq)
-  bool ecn = false;                    ///< ECN (RFC 3168): ECT data, ECE echo, one reduction per window
+  bool ecn = false;     ///< ECN (RFC 3168): ECT data, ECE echo, one reduction per window
   /// Not a scenario key: the receiver echoes CE exactly (RFC 8257 3.2); set with `ecn` for
   /// the flows of algorithms that need ECN (CongestionControl::needs_ecn, DCTCP).
   bool ecn_exact_echo = false;
+
+  bool operator==(const TcpConfig&) const = default;
 };
 
 }  // namespace fastsim::tcp

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "fastsim/core/simulator.hpp"
 #include "fastsim/net/packet_pool.hpp"
@@ -37,6 +38,9 @@ class TcpReceiver final : public net::PacketSink {
   /// the receiver); `cfg` is copied.
   TcpReceiver(Simulator& sim, net::PacketPool& pool, const TcpConfig& cfg, const net::Route* ack_route,
               net::PacketSink& out);
+  /// The same with settings shared with other connections (never null).
+  TcpReceiver(Simulator& sim, net::PacketPool& pool, std::shared_ptr<const TcpConfig> cfg, const net::Route* ack_route,
+              net::PacketSink& out);
   // A pending delayed ACK is cancelled with its event (flows that end during a run are destroyed).
   TcpReceiver(const TcpReceiver&) = delete;
   TcpReceiver& operator=(const TcpReceiver&) = delete;
@@ -44,6 +48,7 @@ class TcpReceiver final : public net::PacketSink {
 
   [[nodiscard]] const ReceiverCounters& counters() const { return counters_; }
   [[nodiscard]] uint64_t next_expected() const { return rcv_nxt_; }
+  [[nodiscard]] const TcpConfig& config() const { return *cfg_; }
 
  private:
   void on_delack_timer();
@@ -51,7 +56,7 @@ class TcpReceiver final : public net::PacketSink {
 
   Simulator& sim_;
   net::PacketPool& pool_;
-  const TcpConfig cfg_;
+  const std::shared_ptr<const TcpConfig> cfg_;  // shared, as the sender's
   const net::Route* ack_route_;
   net::PacketSink& out_;
   MemberEvent<TcpReceiver, &TcpReceiver::on_delack_timer> delack_timer_{this};
@@ -60,9 +65,12 @@ class TcpReceiver final : public net::PacketSink {
   ReceiveRanges ranges_;                // out-of-order data above rcv_nxt_
   uint64_t last_ooo_seq_ = UINT64_MAX;  // the arrival that triggered this ACK, if out of order
   uint32_t unacked_segments_ = 0;
+  const uint32_t ack_size_;  // cfg.ack_size, and the two below: read per segment, kept out of cfg_
   Time echo_;
   bool echo_retransmission_ = false;
   EcnEcho ecn_;
+  const bool sack_;
+  const bool delayed_ack_;
   ReceiverCounters counters_;
 };
 

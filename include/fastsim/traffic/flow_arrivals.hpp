@@ -92,6 +92,7 @@ class FlowArrivals final : public Event {
   uint64_t seed_;  // the scenario's: the flows' own streams (host noise) derive from it
   ActiveFlowClock& clock_;
   double bottleneck_bps_;
+  SharedTcpConfigs tcp_configs_;  // the arriving flows' settings: one copy per path
   std::list<std::unique_ptr<Flow>> flows_;
   std::vector<Flow*> finished_;  // done, maybe with packets still in the network
   uint64_t started_ = 0;

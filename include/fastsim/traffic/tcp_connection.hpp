@@ -21,6 +21,28 @@
 
 namespace fastsim::traffic {
 
+/// The TCP settings of a run's connections, one shared copy per distinct value: the
+/// senders and receivers of the 10 000 replicas of a scenario flow hold one (they held
+/// a 120-byte copy each, 2.4 MB). A value is looked for among the most recent few only,
+/// so a run whose every flow has settings of its own costs a bounded search per flow.
+class SharedTcpConfigs {
+ public:
+  std::shared_ptr<const tcp::TcpConfig> get(const tcp::TcpConfig& cfg) {
+    for (size_t i = kept_.size(); i-- > 0 && i + kSearched >= kept_.size();) {
+      if (*kept_[i] == cfg)
+        return kept_[i];
+    }
+    kept_.push_back(std::make_shared<const tcp::TcpConfig>(cfg));
+    return kept_.back();
+  }
+  /// Distinct copies made so far.
+  [[nodiscard]] size_t size() const { return kept_.size(); }
+
+ private:
+  static constexpr size_t kSearched = 8;
+  std::vector<std::shared_ptr<const tcp::TcpConfig>> kept_;
+};
+
 struct TcpConnection {
   net::RouteCounters data_counters;
   net::RouteCounters ack_counters;
@@ -35,8 +57,10 @@ struct TcpConnection {
   /// receiver over `data` and `ack` links (each endpoint sends into the first link of its
   /// route, through the host noise elements the settings ask for, whose random streams
   /// are named after `name` under the scenario `seed`); `segments` = 0 for a bulk flow.
+  /// The sender and receiver share their settings through `configs`.
   void connect(Simulator& sim, net::PacketPool& pool, const config::FlowSpec& spec, std::vector<net::Link*> data,
-               std::vector<net::Link*> ack, uint64_t segments, uint64_t seed, std::string_view name) {
+               std::vector<net::Link*> ack, uint64_t segments, uint64_t seed, std::string_view name,
+               SharedTcpConfigs& configs) {
     data_route = {std::move(data), nullptr, &data_counters};
     ack_route = {std::move(ack), nullptr, &ack_counters};
     net::Link& nic = *data_route.links.front();
@@ -57,10 +81,12 @@ struct TcpConnection {
     tcp::TcpConfig tcp = spec.tcp;
     if (algorithm->needs_ecn())  // DCTCP: ECN on, CE echoed exactly (Linux TCP_CONG_NEEDS_ECN)
       tcp.ecn = tcp.ecn_exact_echo = true;
-    sender = std::make_unique<tcp::TcpSender>(sim, pool, tcp, std::move(algorithm), &data_route, *data_out, segments);
+    const std::shared_ptr<const tcp::TcpConfig> shared = configs.get(tcp);
+    sender =
+        std::make_unique<tcp::TcpSender>(sim, pool, shared, std::move(algorithm), &data_route, *data_out, segments);
     if (spec.tcp.local_congestion)
       sender->set_local_congestion_queue(&nic);
-    receiver = std::make_unique<tcp::TcpReceiver>(sim, pool, tcp, &ack_route, *ack_out);
+    receiver = std::make_unique<tcp::TcpReceiver>(sim, pool, shared, &ack_route, *ack_out);
     data_route.sink = receiver.get();
     ack_route.sink = sender.get();
   }
