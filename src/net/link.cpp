@@ -3,6 +3,7 @@
 #include "fastsim/net/link.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -16,7 +17,16 @@
 namespace fastsim::net {
 
 namespace {
-constexpr uint64_t kInitialSlots = 4;   // grows by doubling; most access links stay small
+constexpr uint64_t kInitialSlots = 4;  // grows by doubling; most access links stay small
+// A full ring (make_room) with at most 1/kShrinkBelow of it live shrinks to the smallest power
+// of two >= twice the live slots (a link that shrank fills at least half its ring again
+// before it must grow; one whose live slots stay the same never allocates again), unless it
+// was resized less than kShrinkAfter of simulated time ago: a link whose queue comes and goes
+// (every RTT, or a sawtooth) reallocates at most once a simulated second plus the doublings
+// back, so busy links pay nothing measurable, and the many slow ones (an access link of one
+// flow among thousands fills its ring every few seconds) give the memory back.
+constexpr uint64_t kShrinkBelow = 8;
+constexpr Duration kShrinkAfter = Duration::seconds_int(1);
 constexpr uint64_t kPrefetchSlots = 8;  // 256 bytes ahead: slots the admission reaches soon
 constexpr uint64_t kRingAhead = 16;     // deliveries ahead whose slot is fetched (512 bytes)
 }  // namespace
@@ -78,17 +88,24 @@ RandomStream& Link::loss_rng() {
 void Link::make_room() {
   // Delivered slots stay in the ring until the view passes them: bring it to now first.
   sync_due(sim_.now());
-  if (tail_ - head_ == ring_.size())
-    grow();
+  const uint64_t live = tail_ - head_;
+  if (live == ring_.size())
+    resize_ring(ring_.size() * 2);
+  else if (live <= ring_.size() / kShrinkBelow && ring_.size() > kInitialSlots &&
+           sim_.now() - resized_at_ >= kShrinkAfter)
+    resize_ring(std::max(kInitialSlots, std::bit_ceil(2 * live)));
 }
 
-void Link::grow() {
-  std::vector<Slot> bigger(ring_.size() * 2);
-  const uint64_t mask = bigger.size() - 1;
+void Link::resize_ring(uint64_t slots) {
+  // The live slots keep their indices (only their positions change): every cursor, the
+  // lost-slot list and the view stay as they are.
+  std::vector<Slot> ring(slots);
+  const uint64_t mask = slots - 1;
   for (uint64_t i = head_; i < tail_; ++i)
-    bigger[i & mask] = slot(i);
-  ring_ = std::move(bigger);
+    ring[i & mask] = slot(i);
+  ring_ = std::move(ring);
   mask_ = mask;
+  resized_at_ = sim_.now();
 }
 
 // The per-slot steps (serve, advance_view, retire)

@@ -271,8 +271,11 @@ class alignas(16) Link final : public PacketSink {
   /// check_invariants() without the refresh.
   void check_state() const;
   void sync_due(Time now);
-  /// The ring is full: frees what has left by now, else doubles it.
+  /// The ring is full: frees what has left by now, then doubles the ring if nothing left,
+  /// or shrinks it if at most an eighth of it is still live.
   void make_room();
+  /// Moves the live slots into a ring of `slots` (a power of two > tail_ - head_).
+  void resize_ring(uint64_t slots);
   /// Walks the slots that arrived or started since the last call up to `now` (queue
   /// integral, period maximum, cursors).
   void advance_view(Time now);
@@ -317,7 +320,6 @@ class alignas(16) Link final : public PacketSink {
                                     : admit_queue_bytes_ + bytes > cfg_.buffer.bytes;
   }
   RandomStream& loss_rng();
-  void grow();
   Slot& slot(uint64_t i) {
     return ring_[i & mask_];
   }
@@ -378,6 +380,7 @@ class alignas(16) Link final : public PacketSink {
   // Slots [head_, tail_) are live; indices grow monotonically and wrap by mask_.
   std::vector<Slot> ring_;
   uint64_t mask_ = 0;
+  Time resized_at_ = Time::zero();
   uint64_t head_ = 0;
   uint64_t tail_ = 0;
   uint64_t deliver_ = 0;  // first kPending slot (tail_ if none)
