@@ -76,8 +76,8 @@ void AqmPath::start_next(Time now) {
 void AqmPath::on_tx_done() {
   const Time now = sim_.now();
   bool lost = false;
-  if (link_.injected_losses_ > 0) {
-    --link_.injected_losses_;
+  if (link_.cold_->injected_losses > 0) {  // an AQM link's cold part holds the AQM path
+    --link_.cold_->injected_losses;
     lost = true;
   } else if (link_.cfg_.loss_rate > 0.0) {
     lost = link_.loss_rng().bernoulli(link_.cfg_.loss_rate);

@@ -3,6 +3,7 @@
 #include "fastsim/net/link.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -16,7 +17,16 @@
 namespace fastsim::net {
 
 namespace {
-constexpr uint64_t kInitialSlots = 4;   // grows by doubling; most access links stay small
+constexpr uint64_t kInitialSlots = 4;  // grows by doubling; most access links stay small
+// A full ring (make_room) with at most 1/kShrinkBelow of it live shrinks to the smallest power
+// of two >= twice the live slots (a link that shrank fills at least half its ring again
+// before it must grow; one whose live slots stay the same never allocates again), unless it
+// was resized less than kShrinkAfter of simulated time ago: a link whose queue comes and goes
+// (every RTT, or a sawtooth) reallocates at most once a simulated second plus the doublings
+// back, so busy links pay nothing measurable, and the many slow ones (an access link of one
+// flow among thousands fills its ring every few seconds) give the memory back.
+constexpr uint64_t kShrinkBelow = 8;
+constexpr Duration kShrinkAfter = Duration::seconds_int(1);
 constexpr uint64_t kPrefetchSlots = 8;  // 256 bytes ahead: slots the admission reaches soon
 constexpr uint64_t kRingAhead = 16;     // deliveries ahead whose slot is fetched (512 bytes)
 }  // namespace
@@ -30,37 +40,61 @@ Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
       ring_(kInitialSlots),
       mask_(kInitialSlots - 1) {
   if (cfg_.tick > Duration::zero()) {
-    pipe_ = std::make_unique<DummynetPipe>(cfg_.rate, cfg_.tick, cfg_.delay);
-    wire_delay_ = pipe_->delay();
+    cold().pipe = std::make_unique<DummynetPipe>(cfg_.rate, cfg_.tick, cfg_.delay);
+    wire_delay_ = cold_->pipe->delay();
     pipe_mode_ = true;
     pipe_ps_per_byte_ = 8e12 / cfg_.rate.to_double();
   }
   if (cfg_.red) {
-    red_ =
+    cold().red =
         std::make_unique<RedGate>(*cfg_.red, serialization_time(cfg_.red->mean_packet_size, cfg_.rate), seed_, cfg_.id);
   }
   if (cfg_.aqm) {
-    if (pipe_mode_ || red_)
+    if (pipe_mode_ || cfg_.red)
       throw std::invalid_argument(fmt::format("link {}: an AQM queue excludes dummynet and red", cfg_.id));
-    aqm_ = std::make_unique<AqmPath>(*this, sim_, *cfg_.aqm, seed_);
+    cold().aqm = std::make_unique<AqmPath>(*this, sim_, *cfg_.aqm, seed_);
+    aqm_mode_ = true;
     enters_elsewhere_ = true;
   }
-  modelled_ = pipe_mode_ || red_ != nullptr || aqm_ != nullptr;
+  modelled_ = pipe_mode_ || cfg_.red || aqm_mode_;
   if (cfg_.marking)
-    mark_threshold_ = cfg_.marking->threshold_pkts;
+    cold().mark_threshold = cfg_.marking->threshold_pkts;
   may_mark_ = cfg_.marking.has_value() || modelled_;
   may_lose_ = cfg_.loss_rate > 0.0;
+  if (may_lose_)  // may_lose_ and may_mark_ find the cold part made
+    cold();
   update_plain();
+}
+
+Link::Cold& Link::cold() {
+  if (!cold_)
+    cold_ = std::make_unique<Cold>();
+  return *cold_;
+}
+
+void Link::update_plain() {
+  plain_ = !modelled_ && !may_mark_ && !may_lose_ && (cold_ == nullptr || cold_->observer == nullptr) &&
+           next_loss_change_ == Time::never();
+}
+
+void Link::set_observer(PacketObserver* observer, uint32_t object) {
+  cold().observer = observer;
+  cold_->observer_object = object;
+  update_plain();
+}
+
+size_t Link::slot_capacity() const {
+  return ring_.size() + (cold_ ? cold_->drops_ahead.capacity() : 0);
 }
 
 Link::~Link() = default;
 
 const AqmQueue* Link::aqm() const {
-  return aqm_ ? &aqm_->queue() : nullptr;
+  return aqm_mode_ ? &cold_->aqm->queue() : nullptr;
 }
 
 void Link::aqm_visit(bool queued_only, const std::function<void(const Packet&)>& fn) const {
-  aqm_->visit(queued_only, fn);
+  cold_->aqm->visit(queued_only, fn);
 }
 
 Duration Link::tx_time_slow(uint32_t bytes) const {
@@ -70,25 +104,33 @@ Duration Link::tx_time_slow(uint32_t bytes) const {
 }
 
 RandomStream& Link::loss_rng() {
-  if (!rng_)
-    rng_ = std::make_unique<RandomStream>(seed_, "link/" + cfg_.id);
-  return *rng_;
+  Cold& c = cold();
+  if (!c.rng)
+    c.rng = std::make_unique<RandomStream>(seed_, "link/" + cfg_.id);
+  return *c.rng;
 }
 
 void Link::make_room() {
   // Delivered slots stay in the ring until the view passes them: bring it to now first.
   sync_due(sim_.now());
-  if (tail_ - head_ == ring_.size())
-    grow();
+  const uint64_t live = tail_ - head_;
+  if (live == ring_.size())
+    resize_ring(ring_.size() * 2);
+  else if (live <= ring_.size() / kShrinkBelow && ring_.size() > kInitialSlots &&
+           sim_.now() - resized_at_ >= kShrinkAfter)
+    resize_ring(std::max(kInitialSlots, std::bit_ceil(2 * live)));
 }
 
-void Link::grow() {
-  std::vector<Slot> bigger(ring_.size() * 2);
-  const uint64_t mask = bigger.size() - 1;
+void Link::resize_ring(uint64_t slots) {
+  // The live slots keep their indices (only their positions change): every cursor, the
+  // lost-slot list and the view stay as they are.
+  std::vector<Slot> ring(slots);
+  const uint64_t mask = slots - 1;
   for (uint64_t i = head_; i < tail_; ++i)
-    bigger[i & mask] = slot(i);
-  ring_ = std::move(bigger);
+    ring[i & mask] = slot(i);
+  ring_ = std::move(ring);
   mask_ = mask;
+  resized_at_ = sim_.now();
 }
 
 // The per-slot steps (serve, advance_view, retire)
@@ -109,9 +151,10 @@ void Link::drop(Packet* p, Time in, bool early) {
     return;
   }
   // Chained: counted when it reaches the link (the feeder shows it on its wire until then).
-  if (drops_ahead_.full())
-    drops_ahead_.set_capacity(std::max<size_t>(kInitialSlots, 2 * drops_ahead_.capacity()));
-  drops_ahead_.push_back({in, p, early});
+  auto& ahead = cold().drops_ahead;
+  if (ahead.full())
+    ahead.set_capacity(std::max<size_t>(kInitialSlots, 2 * ahead.capacity()));
+  ahead.push_back({in, p, early});
   next_due_ = std::min(next_due_, in);
 }
 
@@ -123,9 +166,12 @@ void Link::drop(Packet* p, Time in, bool early) {
 }
 
 [[gnu::always_inline]] inline void Link::advance_view(Time now) {
-  while (!drops_ahead_.empty() && drops_ahead_.front().in <= now) {
-    count_drop(drops_ahead_.front().pkt, drops_ahead_.front().early);
-    drops_ahead_.pop_front();
+  if (cold_ != nullptr) [[unlikely]] {
+    auto& ahead = cold_->drops_ahead;
+    while (!ahead.empty() && ahead.front().in <= now) {
+      count_drop(ahead.front().pkt, ahead.front().early);
+      ahead.pop_front();
+    }
   }
   // The view's cursors and sums are walked in locals and stored once at the end: as
   // members they were stored and reloaded at every slot (a slot's times are Time values
@@ -219,12 +265,15 @@ void Link::drop(Packet* p, Time in, bool early) {
   }
   // Chained slots' departures are counted when read (counters()); lost ones leave the
   // wire now, in ring order.
-  while (!lost_.empty() && lost_.front() < head) {
-    Packet* p = slot(lost_.front()).pkt;
-    ++counters_.random_losses;
-    ++p->route->counters->random_losses;
-    pool_.release(p);
-    lost_.pop_front();
+  if (cold_ != nullptr) [[unlikely]] {
+    auto& lost = cold_->lost;
+    while (!lost.empty() && lost.front() < head) {
+      Packet* p = slot(lost.front()).pkt;
+      ++counters_.random_losses;
+      ++p->route->counters->random_losses;
+      pool_.release(p);
+      lost.pop_front();
+    }
   }
   // Slots the admission view still counted as waiting started before any future input
   // time: they leave it with the head.
@@ -245,9 +294,13 @@ void Link::sync_due(Time now) {
   retire(now);
   // The next time something outside the link's own statistics changes: a chained drop
   // reaching the link, or a lost packet leaving the wire (route counters, the pool).
-  Time due = drops_ahead_.empty() ? Time::never() : drops_ahead_.front().in;
-  if (!lost_.empty())
-    due = std::min(due, out(slot(lost_.front())));
+  Time due = Time::never();
+  if (cold_ != nullptr) [[unlikely]] {
+    if (!cold_->drops_ahead.empty())
+      due = cold_->drops_ahead.front().in;
+    if (!cold_->lost.empty())
+      due = std::min(due, out(slot(cold_->lost.front())));
+  }
   next_due_ = due;
 }
 
@@ -260,9 +313,9 @@ void Link::enqueue(Packet* p) {
 }
 
 void Link::enter_elsewhere(Packet* p) {
-  if (!aqm_)
+  if (!aqm_mode_)
     unexpected_feeder();
-  aqm_->accept(p);
+  cold_->aqm->accept(p);
 }
 
 void Link::advance_admission(Time in) {
@@ -298,23 +351,25 @@ void Link::schedule_loss_change(Time at, std::optional<double> rate, uint32_t in
         "inject_losses_at",
         cfg_.id, at.to_seconds(), last_in_.to_seconds(), feeder_ != nullptr ? feeder_->id() : "its feeder"));
   }
-  const auto pos = std::upper_bound(loss_changes_.begin(), loss_changes_.end(), at,
-                                    [](Time t, const LossChange& c) { return t < c.at; });
-  loss_changes_.insert(pos, {at, rate, inject});
-  next_loss_change_ = loss_changes_.front().at;
+  auto& changes = cold().loss_changes;
+  const auto pos =
+      std::upper_bound(changes.begin(), changes.end(), at, [](Time t, const Cold::LossChange& c) { return t < c.at; });
+  changes.insert(pos, {at, rate, inject});
+  next_loss_change_ = changes.front().at;
   update_plain();
 }
 
 void Link::apply_loss_changes(Time in) {
-  auto it = loss_changes_.begin();
-  for (; it != loss_changes_.end() && it->at <= in; ++it) {
+  Cold& c = *cold_;  // made with the first loss change
+  auto it = c.loss_changes.begin();
+  for (; it != c.loss_changes.end() && it->at <= in; ++it) {
     if (it->rate)
       cfg_.loss_rate = *it->rate;
-    injected_losses_ += it->inject;
+    c.injected_losses += it->inject;
   }
-  loss_changes_.erase(loss_changes_.begin(), it);
-  may_lose_ = injected_losses_ > 0 || cfg_.loss_rate > 0.0;
-  next_loss_change_ = loss_changes_.empty() ? Time::never() : loss_changes_.front().at;
+  c.loss_changes.erase(c.loss_changes.begin(), it);
+  may_lose_ = c.injected_losses > 0 || cfg_.loss_rate > 0.0;
+  next_loss_change_ = c.loss_changes.empty() ? Time::never() : c.loss_changes.front().at;
   update_plain();
 }
 
@@ -357,8 +412,8 @@ template <bool kPlain>
     }
   }
   if (!start) {
-    if (!kPlain && observer_ != nullptr) [[unlikely]]
-      observer_->link_dropped(observer_object_, *p, in, last_early_drop_);
+    if (!kPlain && cold_ != nullptr && cold_->observer != nullptr) [[unlikely]]
+      cold_->observer->link_dropped(cold_->observer_object, *p, in, last_early_drop_);
     drop(p, in, last_early_drop_);
     return;
   }
@@ -372,7 +427,7 @@ template <bool kPlain>
   // ECN: the step marker sees the packets waiting at `in` (this one not yet counted).
   s.marked = false;
   if (!kPlain && may_mark_) [[unlikely]] {
-    s.marked = (admit_queue_pkts_ >= mark_threshold_ && p->ecn_capable()) || (modelled_ && red_marked_);
+    s.marked = (admit_queue_pkts_ >= cold_->mark_threshold && p->ecn_capable()) || (modelled_ && red_marked_);
     if (s.marked) {
       p->mark_ce();
       ++marks_admitted_;
@@ -385,21 +440,23 @@ template <bool kPlain>
     admit_ = tail_;  // everything before has started; this one starts at once
   }
   s.tx_start = *start;
-  const bool lost =
-      !kPlain && may_lose_ && (injected_losses_ > 0 || (cfg_.loss_rate > 0.0 && loss_rng().bernoulli(cfg_.loss_rate)));
-  if (!kPlain && observer_ != nullptr) [[unlikely]]
-    observer_->link_admitted(observer_object_, *p, in, s.tx_start, out(s), lost);
+  // may_lose_ (a loss rate or a loss change) found the cold part made.
+  const bool lost = !kPlain && may_lose_ &&
+                    (cold_->injected_losses > 0 || (cfg_.loss_rate > 0.0 && loss_rng().bernoulli(cfg_.loss_rate)));
+  if (!kPlain && cold_ != nullptr && cold_->observer != nullptr) [[unlikely]]
+    cold_->observer->link_admitted(cold_->observer_object, *p, in, s.tx_start, out(s), lost);
   if (lost) {
-    if (injected_losses_ > 0)
-      --injected_losses_;
-    may_lose_ = injected_losses_ > 0 || cfg_.loss_rate > 0.0;
+    Cold& c = *cold_;
+    if (c.injected_losses > 0)
+      --c.injected_losses;
+    may_lose_ = c.injected_losses > 0 || cfg_.loss_rate > 0.0;
     update_plain();
     s.state = SlotState::kLost;
     if (deliver_ == idx)
       deliver_ = tail_;
-    if (lost_.full())
-      lost_.set_capacity(std::max<size_t>(kInitialSlots, 2 * lost_.capacity()));
-    lost_.push_back(idx);
+    if (c.lost.full())
+      c.lost.set_capacity(std::max<size_t>(kInitialSlots, 2 * c.lost.capacity()));
+    c.lost.push_back(idx);
     next_due_ = std::min(next_due_, out(s));
     return;
   }
@@ -421,9 +478,10 @@ template <bool kPlain>
 
 std::optional<Time> Link::admit_modelled(Time in, uint32_t bytes, bool ecn_capable) {
   // The queue seen at `in`: admit_queue_* (packets waiting, not the one in service).
+  Cold& c = *cold_;  // a modelled link's (pipe or RED) is made with it
   const bool idle = admit_queue_pkts_ == 0 && in >= busy_until_;
   const RedVerdict red =
-      red_ ? red_->decide(admit_queue_pkts_, idle, busy_until_, in, ecn_capable) : RedVerdict::kAdmit;
+      c.red ? c.red->decide(admit_queue_pkts_, idle, busy_until_, in, ecn_capable) : RedVerdict::kAdmit;
   if (red == RedVerdict::kDrop) {
     last_early_drop_ = true;
     return std::nullopt;
@@ -432,14 +490,14 @@ std::optional<Time> Link::admit_modelled(Time in, uint32_t bytes, bool ecn_capab
   last_early_drop_ = false;
   Time start = std::max(in, busy_until_);
   DummynetPipe::Release release{};  // a pipe commits its credit only for admitted packets
-  if (pipe_) {
-    release = pipe_->next_release(in, bytes);
+  if (c.pipe) {
+    release = c.pipe->next_release(in, bytes);
     start = release.at;
   }
   if (start > in && full(bytes))
     return std::nullopt;
-  if (pipe_) {
-    pipe_->commit(release);
+  if (c.pipe) {
+    c.pipe->commit(release);
     busy_until_ = start;  // a pipe is idle once its last admitted packet is released
   } else {
     busy_until_ = start + tx_time(bytes);
@@ -479,9 +537,7 @@ const LinkCounters& Link::counters() {
   refresh();
   const Time now = sim_.now();
   integrate_queue(now);
-  if (!report_)  // made on the first read: most links' counters are never read
-    report_ = std::make_unique<LinkCounters>();
-  LinkCounters& report = *report_;
+  LinkCounters& report = cold().report;  // made on the first read: most links' counters are never read
   report = counters_;
   report.max_queue_pkts = std::max(counters_.max_queue_pkts, period_max_queue_);
   report.arrivals += arrived_;  // slots that have arrived (drops and an AQM's count in counters_)
@@ -495,7 +551,7 @@ const LinkCounters& Link::counters() {
   for (uint64_t k = tail_; k > head_ && out(slot(k - 1)) > now; --k)
     on_wire += slot(k - 1).state == SlotState::kChained ? 1 : 0;
   report.departures += chained_ - on_wire;
-  if (!pipe_mode_ && !aqm_) {
+  if (!pipe_mode_ && !aqm_mode_) {
     // A FIFO serves its slots back to back in ring order: the packets started are the
     // admitted ones less a suffix of the ring not yet started, and the transmitter works
     // until the last started one is serialized.
@@ -550,14 +606,18 @@ void Link::check_state() const {
     throw std::logic_error(
         fmt::format("link {}: invariant broken at {} s: {}", cfg_.id, sim_.now().to_seconds(), what));
   };
-  if (aqm_)  // the ring is unused; the AQM discipline keeps the queue
+  if ((may_lose_ || may_mark_ || modelled_ || next_loss_change_ != Time::never()) && cold_ == nullptr)
+    fail("a link with losses, marking, a queue model or a loss change to come has no cold part");
+  if (aqm_mode_)  // the ring is unused; the AQM discipline keeps the queue
     return;
   const Time now = sim_.now();
   if (!(head_ <= admit_ && admit_ <= tail_ && head_ <= started_ && started_ <= arrived_ && arrived_ <= tail_ &&
         head_ <= deliver_ && deliver_ <= tail_ && tail_ - head_ <= ring_.size()))
     fail("cursor order head <= admit, started <= arrived <= tail, deliver in [head, tail]");
   uint64_t queued = 0, queued_bytes = 0, admit_pkts = 0, admit_bytes = 0;
-  auto lost = lost_.begin();
+  static const boost::circular_buffer<uint64_t> kNone;
+  const auto& lost_slots = cold_ ? cold_->lost : kNone;
+  auto lost = lost_slots.begin();
   for (uint64_t i = head_; i < tail_; ++i) {
     const Slot& s = slot(i);
     if (s.tx_start < s.in)
@@ -577,12 +637,12 @@ void Link::check_state() const {
     if ((i < deliver_ && s.state == SlotState::kPending) || (i == deliver_ && s.state != SlotState::kPending))
       fail("the delivery cursor is not on the first pending slot");
     if (s.state == SlotState::kLost) {
-      if (lost == lost_.end() || *lost != i)
+      if (lost == lost_slots.end() || *lost != i)
         fail("the lost-slot list does not match the lost slots");
       ++lost;
     }
   }
-  if (lost != lost_.end())
+  if (lost != lost_slots.end())
     fail("the lost-slot list names slots no longer in the ring");
   if (queued != queued_pkts_ || queued_bytes != queued_bytes_)
     fail(fmt::format("queue {} packets / {} bytes, recounted {} / {}", queued_pkts_, queued_bytes_, queued,
@@ -591,9 +651,11 @@ void Link::check_state() const {
     fail("the admission view's queue does not match the slots it covers");
   if (period_max_queue_ < queued_pkts_)
     fail("the period's queue maximum below the current queue");
-  for (const DropAhead& d : drops_ahead_) {
-    if (d.in <= now)
-      fail("a chained drop due by now is not counted");
+  if (cold_) {
+    for (const Cold::DropAhead& d : cold_->drops_ahead) {
+      if (d.in <= now)
+        fail("a chained drop due by now is not counted");
+    }
   }
 }
 

@@ -25,6 +25,16 @@
 //   chained, when it reaches the link: it waits in a short FIFO of its own, no longer
 //   than the feeder's queue and wire). The memory of a link is thus bounded by its buffer
 //   plus the packets on its wire, whatever the arrival rate.
+// - The ring doubles when it is full of packets still on the link, and gives memory back
+//   when it is full with at most an eighth of it still live (after the view's refresh):
+//   it shrinks to the smallest power of two >= twice the live slots, but not within a
+//   simulated second of its last resize, so a link whose queue comes and goes reallocates
+//   at most once a second (plus the doublings back). Slots keep their indices, so the move
+//   is exact: no event, no extra refresh. A link that is read or loses packets often frees
+//   slots before its ring is full, and so rarely reaches that moment.
+// - What a plain drop-tail link never uses (loss draws and loss changes, an observer, the
+//   pipe/RED/AQM, marking, chained drops ahead, lost slots, the counters' report) is one
+//   cold part made on first need: 576 bytes a link without it (40 000 at 10 000 flows).
 // - Random loss is drawn when the packet enters the link, in FIFO order (the same draw
 //   sequence as drawing at the far end); the packet still occupies the wire and is
 //   counted lost when it would have arrived. A loss-rate change (set_loss_rate_at,
@@ -138,16 +148,12 @@ class alignas(16) Link final : public PacketSink {
   /// comment). Set before the run, from all routes.
   void set_single_feeder(const Link* feeder) {
     feeder_ = feeder;
-    enters_elsewhere_ = feeder_ != nullptr || aqm_ != nullptr;
+    enters_elsewhere_ = feeder_ != nullptr || aqm_mode_;
   }
   [[nodiscard]] const Link* single_feeder() const { return feeder_; }
   /// Per-packet event traces (packet_observer.hpp): every packet offered to the link is
   /// reported as `object` when it enters; null (the default) is off.
-  void set_observer(PacketObserver* observer, uint32_t object) {
-    observer_ = observer;
-    observer_object_ = object;
-    update_plain();
-  }
+  void set_observer(PacketObserver* observer, uint32_t object);
   [[nodiscard]] const std::string& id() const { return cfg_.id; }
   /// The propagation delay packets see (a pipe's delay is rounded to whole ticks).
   [[nodiscard]] Duration wire_delay() const { return wire_delay_; }
@@ -165,14 +171,14 @@ class alignas(16) Link final : public PacketSink {
   [[nodiscard]] uint64_t packets_on_link();
   /// Packet slots the link holds memory for (its ring's capacity) and chained drops it
   /// holds until they reach it: bounded by the buffer plus the packets on the wires.
-  [[nodiscard]] size_t slot_capacity() const { return ring_.size() + drops_ahead_.capacity(); }
+  [[nodiscard]] size_t slot_capacity() const;
   /// The AQM discipline serving the link (its counters), or nullptr for drop-tail/RED/dummynet.
   [[nodiscard]] const AqmQueue* aqm() const;
   /// Visits every packet waiting in the buffer now (not yet serializing), oldest first
   /// (an AQM link: in the discipline's order of its queues).
   template <class Fn>
   void for_each_queued(Fn&& fn) {
-    if (aqm_) [[unlikely]] {
+    if (aqm_mode_) [[unlikely]] {
       aqm_visit(true, [&](const Packet& p) { fn(p); });
       return;
     }
@@ -186,7 +192,7 @@ class alignas(16) Link final : public PacketSink {
   /// Visits every packet on the link now (for conservation checks).
   template <class Fn>
   void for_each_packet(Fn&& fn) const {
-    if (aqm_) [[unlikely]] {
+    if (aqm_mode_) [[unlikely]] {
       aqm_visit(false, [&](const Packet& p) { fn(p); });
       return;
     }
@@ -247,9 +253,7 @@ class alignas(16) Link final : public PacketSink {
   template <bool kPlain>
   void accept_as(Packet* p, Time in);
   /// plain_ from the features it sums up.
-  void update_plain() {
-    plain_ = !modelled_ && !may_mark_ && !may_lose_ && observer_ == nullptr && next_loss_change_ == Time::never();
-  }
+  void update_plain();
   /// Moves the admission view to time `in` (>= every earlier input time).
   void advance_admission(Time in);
   void on_delivery();
@@ -271,8 +275,11 @@ class alignas(16) Link final : public PacketSink {
   /// check_invariants() without the refresh.
   void check_state() const;
   void sync_due(Time now);
-  /// The ring is full: frees what has left by now, else doubles it.
+  /// The ring is full: frees what has left by now, then doubles the ring if nothing left,
+  /// or shrinks it if at most an eighth of it is still live.
   void make_room();
+  /// Moves the live slots into a ring of `slots` (a power of two > tail_ - head_).
+  void resize_ring(uint64_t slots);
   /// Walks the slots that arrived or started since the last call up to `now` (queue
   /// integral, period maximum, cursors).
   void advance_view(Time now);
@@ -317,7 +324,9 @@ class alignas(16) Link final : public PacketSink {
                                     : admit_queue_bytes_ + bytes > cfg_.buffer.bytes;
   }
   RandomStream& loss_rng();
-  void grow();
+  /// The cold part, made on first use.
+  struct Cold;
+  Cold& cold();
   Slot& slot(uint64_t i) {
     return ring_[i & mask_];
   }
@@ -329,19 +338,50 @@ class alignas(16) Link final : public PacketSink {
   /// Applies the loss changes due at or before `in`.
   void apply_loss_changes(Time in);
 
+  // What a plain drop-tail link never uses, made only for a link that needs it (issue 18,
+  // sixth round: 40 000 access links at 10 000 flows): a link whose configuration has a
+  // pipe, RED, an AQM, marking or a loss rate gets it when it is made; the others when an
+  // observer or a loss change is set, a chained drop is ahead of it, or the counters are
+  // first read. The plain path reaches it only for a chained drop, and the view's
+  // bookkeeping (advance_view, retire, sync_due) tests the one pointer.
+  struct Cold {
+    std::unique_ptr<RandomStream> rng;   // made on first use: 2.5 KB that lossless links do without
+    PacketObserver* observer = nullptr;  // per-packet traces: null is off
+    uint32_t observer_object = 0;
+    uint32_t injected_losses = 0;
+    uint64_t mark_threshold = UINT64_MAX;  // step marker: mark at this many waiting packets (max: off)
+    std::unique_ptr<DummynetPipe> pipe;    // cfg.tick > 0 only
+    std::unique_ptr<RedGate> red;
+    std::unique_ptr<AqmPath> aqm;  // cfg.aqm: packets take the event-driven path (aqm_link.hpp)
+    // Loss changes not yet due, by time (ties in call order).
+    struct LossChange {
+      Time at;
+      std::optional<double> rate;
+      uint32_t inject;
+    };
+    std::vector<LossChange> loss_changes;
+    // Chained packets dropped at admission, not yet at the link (arrival times non-decreasing).
+    struct DropAhead {
+      Time in;
+      Packet* pkt;
+      bool early;
+    };
+    boost::circular_buffer<DropAhead> drops_ahead;
+    // Lost slots not yet retired, oldest first (their packets return to the pool at out()).
+    boost::circular_buffer<uint64_t> lost;
+    LinkCounters report;  // what counters() returns
+  };
+
   Simulator& sim_;
   PacketPool& pool_;
   LinkConfig cfg_;
   uint64_t seed_;
-  std::unique_ptr<RandomStream> rng_;  // made on first use: 2.5 KB that lossless links do without
   const Link* feeder_ = nullptr;
-  PacketObserver* observer_ = nullptr;  // per-packet traces: null is off
-  uint32_t observer_object_ = 0;
   // A packet put on the link now does not go to accept(): an AQM link's (aqm_link.hpp), or a
   // logic error on a chained one (feeder_ set). One flag, so the usual entry tests one byte.
   bool enters_elsewhere_ = false;
-  uint32_t injected_losses_ = 0;
-  bool pipe_mode_ = false;    // served at ticks (pipe_ set); kept next to the hot fields
+  bool aqm_mode_ = false;     // served by an AQM discipline (cold_->aqm set)
+  bool pipe_mode_ = false;    // served at ticks (cold_->pipe set); kept next to the hot fields
   bool modelled_ = false;     // a pipe or RED: admission through admit_modelled()
   bool may_mark_ = false;     // a step marker, RED or a pipe: admission decides ECN marks
   bool may_lose_ = false;     // a loss rate or injected losses: admission draws losses
@@ -349,35 +389,20 @@ class alignas(16) Link final : public PacketSink {
   // None of the rarely set features (a pipe or RED, marking, losses, a loss change to come,
   // an observer): accept() takes its path without their tests.
   bool plain_ = false;
+  bool last_early_drop_ = false;  // admit()'s reason for its last refusal
+  bool red_marked_ = false;       // admit_modelled(): RED marked the packet it admitted
   Duration wire_delay_;
-  double pipe_ps_per_byte_ = 0;         // a pipe's transmission time per byte (utilization)
-  std::unique_ptr<DummynetPipe> pipe_;  // cfg.tick > 0 only
-  std::unique_ptr<RedGate> red_;
-  std::unique_ptr<AqmPath> aqm_;          // cfg.aqm: packets take the event-driven path (aqm_link.hpp)
-  bool last_early_drop_ = false;          // admit()'s reason for its last refusal
-  bool red_marked_ = false;               // admit_modelled(): RED marked the packet it admitted
-  uint64_t mark_threshold_ = UINT64_MAX;  // step marker: mark at this many waiting packets (max: off)
+  double pipe_ps_per_byte_ = 0;  // a pipe's transmission time per byte (utilization)
+  std::unique_ptr<Cold> cold_;
   MemberEvent<Link, &Link::on_delivery> delivery_event_{this};
-  // Loss changes not yet due, by time (ties in call order), and the latest arrival taken.
-  struct LossChange {
-    Time at;
-    std::optional<double> rate;
-    uint32_t inject;
-  };
-  std::vector<LossChange> loss_changes_;
+  // The first loss change not yet due (cold_->loss_changes), and the latest arrival taken.
   Time next_loss_change_ = Time::never();
   Time last_in_ = Time::zero();
 
-  // Chained packets dropped at admission, not yet at the link (arrival times non-decreasing).
-  struct DropAhead {
-    Time in;
-    Packet* pkt;
-    bool early;
-  };
-  boost::circular_buffer<DropAhead> drops_ahead_;
   // Slots [head_, tail_) are live; indices grow monotonically and wrap by mask_.
   std::vector<Slot> ring_;
   uint64_t mask_ = 0;
+  Time resized_at_ = Time::zero();
   uint64_t head_ = 0;
   uint64_t tail_ = 0;
   uint64_t deliver_ = 0;  // first kPending slot (tail_ if none)
@@ -402,13 +427,10 @@ class alignas(16) Link final : public PacketSink {
   uint64_t chained_ = 0;           // slots handed on chained: departed at their out() (counters())
   uint64_t marks_admitted_ = 0;    // slots admitted marked CE: counted at their arrival (counters())
   Time next_due_ = Time::never();  // sync() has nothing to do before this time
-  // Lost slots not yet retired, oldest first (their packets return to the pool at out()).
-  boost::circular_buffer<uint64_t> lost_;
   Time area_since_ = Time::zero();
   // Counted as they happen: drops, losses, delivered departures, the queue integral and
   // period maximum, a pipe's or an AQM's service, arrivals, marks; counters() adds the rest.
   LinkCounters counters_;
-  std::unique_ptr<LinkCounters> report_;  // what counters() returns (made on the first read)
   // Serialization times of the last two packet sizes seen ([0] the most recent).
   struct TxMemo {
     uint32_t bytes = 0;
