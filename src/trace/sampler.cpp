@@ -14,13 +14,9 @@ void Sampler::open(const std::string& out_dir) {
     p->open(out_dir, options);
 }
 
-size_t Sampler::periods() const {
-  const Time now = sim_.now();
-  return end_ < now + interval_ ? 0 : static_cast<size_t>((end_ - now).ps() / interval_.ps());
-}
-
 void Sampler::start() {
-  const size_t n = periods();
+  const Time now = sim_.now();
+  const size_t n = end_ < now + interval_ ? 0 : static_cast<size_t>((end_ - now).ps() / interval_.ps());
   for (auto& p : probes_)
     p->expect_samples(n);
   sim_.schedule_at(*this, sim_.now() + interval_);

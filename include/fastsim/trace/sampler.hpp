@@ -30,8 +30,6 @@ class Sampler final : public Event {
   /// Schedules the first sample (one interval from now) and tells every probe how many
   /// periods the run holds (the sample times now + k x interval <= end, k >= 1).
   void start();
-  /// The number of samples start() announces.
-  [[nodiscard]] size_t periods() const;
   void fire() override;
   /// Finishes every trace file (flushed and closed; throws on a write error).
   void close();
