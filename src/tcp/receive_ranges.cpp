@@ -5,31 +5,38 @@
 
 namespace fastsim::tcp {
 
-ReceiveRanges::Range& ReceiveRanges::make(uint64_t start, uint64_t end) {
-  Range* r = nullptr;
-  if (free_.empty()) {
+ReceiveRanges::Range& ReceiveRanges::make(uint64_t start, uint64_t end, Range* below) {
+  Range* r = free_;
+  if (r == nullptr)
     r = storage_.emplace_back(std::make_unique<Range>()).get();
-  } else {
-    r = free_.back();
-    free_.pop_back();
-  }
+  else
+    free_ = r->below;
   r->block = {start, end};
+  r->below = below;
   return *r;
 }
 
 void ReceiveRanges::pop_front() {
   Range& r = *set_.begin();
+  if (&r == last_added_)
+    last_added_ = nullptr;
   set_.erase(set_.begin());
+  if (!set_.empty())
+    set_.begin()->below = nullptr;
   recycle(r);
 }
 
 bool ReceiveRanges::add(uint64_t seq) {
-  if (set_.empty() || seq > set_.rbegin()->block.end) {  // beyond every hole: the usual case
-    set_.insert(set_.end(), make(seq, seq + 1));
+  Range* top = set_.empty() ? nullptr : &*std::prev(set_.end());
+  if (top == nullptr || seq > top->block.end) {  // beyond every hole: the usual case
+    Range& r = make(seq, seq + 1, top);
+    set_.insert(set_.end(), r);
+    last_added_ = &r;
     return true;
   }
-  if (seq == set_.rbegin()->block.end) {
-    ++set_.rbegin()->block.end;
+  if (seq == top->block.end) {
+    ++top->block.end;
+    last_added_ = top;
     return true;
   }
   auto next = set_.upper_bound(seq, StartKey{});
@@ -42,14 +49,23 @@ bool ReceiveRanges::add(uint64_t seq) {
   if (join_prev && join_next) {
     prev->block.end = next->block.end;
     Range& gone = *next;
-    set_.erase(next);
+    auto after = set_.erase(next);
+    if (after != set_.end())
+      after->below = &*prev;
     recycle(gone);
+    last_added_ = &*prev;
   } else if (join_prev) {
     ++prev->block.end;
+    last_added_ = &*prev;
   } else if (join_next) {
     --next->block.start;  // still above prev's end: the order is unchanged
+    last_added_ = &*next;
   } else {
-    set_.insert(next, make(seq, seq + 1));
+    Range& r = make(seq, seq + 1, has_prev ? &*prev : nullptr);
+    if (next != set_.end())
+      next->below = &r;
+    set_.insert(next, r);
+    last_added_ = &r;
   }
   return true;
 }
@@ -58,15 +74,25 @@ size_t ReceiveRanges::sack_blocks(uint64_t trigger, std::span<net::SackBlock> ou
   if (set_.empty() || out.empty())
     return 0;
   size_t n = 0;
-  auto first = set_.end();
-  auto it = set_.upper_bound(trigger, StartKey{});
-  if (it != set_.begin()) {
-    first = std::prev(it);
-    out[n++] = first->block;
+  // The first block: the range with the largest start <= trigger (the one holding it, if
+  // held). Without a search when it is the highest range (an arrival above every hole, or
+  // no trigger) or the range the last arrival went to (a retransmission filling a hole).
+  const Range* skip = nullptr;
+  const Range* const top = &*std::prev(set_.end());
+  if (trigger >= top->block.start) {
+    skip = top;
+  } else if (last_added_ != nullptr && last_added_->block.start <= trigger && trigger < last_added_->block.end) {
+    skip = last_added_;
+  } else {
+    auto it = set_.upper_bound(trigger, StartKey{});
+    if (it != set_.begin())
+      skip = &*std::prev(it);
   }
-  const Range* skip = first != set_.end() ? &*first : nullptr;
-  for (auto r = set_.rbegin(); r != set_.rend() && n < out.size(); ++r) {
-    if (&*r != skip)
+  if (skip != nullptr)
+    out[n++] = skip->block;
+  // Downwards along the `below` links (a tree's predecessor is a walk of its own).
+  for (const Range* r = top; r != nullptr && n < out.size(); r = r->below) {
+    if (r != skip)
       out[n++] = r->block;
   }
   return n;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -63,6 +64,12 @@ TEST_CASE("receive ranges match a reference set under random arrivals and hole f
       }
       for (size_t i = 1; i < n; ++i)
         REQUIRE(blocks[i] == rest[i - 1]);
+      // Any held segment as the trigger (not the last arrival: the first block's search,
+      // not the remembered range) gives the range holding it first.
+      const uint64_t other = *std::next(held.begin(), static_cast<long>(gen() % held.size()));
+      REQUIRE(ranges.sack_blocks(other, blocks) == n);
+      REQUIRE(blocks[0].start <= other);
+      REQUIRE(other < blocks[0].end);
     }
     REQUIRE(ranges.size() == runs(held).size());
     if (!held.empty())

@@ -6,6 +6,11 @@
 // sees out-of-order data allocates nothing, which matters at 10 000 flows). A plain
 // sorted vector costs O(holes) per arrival, which after a slow-start overshoot (thousands
 // of holes per window) made the per-packet cost grow with the window.
+// The SACK blocks of an ACK need no tree walk: the range that took the last arrival is
+// remembered (the block the ACK that arrival triggers starts with, unless it is the
+// highest), and each range links to the next lower one (the highest ranges follow). A
+// 10 Gb/s x 100 ms slow-start overshoot's recovery acknowledges ~800 000 segments with
+// SACK blocks in its first 2 s.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +50,7 @@ class ReceiveRanges {
                                                boost::intrusive::link_mode<boost::intrusive::normal_link>>;
   struct Range : Hook {
     net::SackBlock block;
+    Range* below = nullptr;  // the next lower range (null for the lowest); a free node: the next free one
   };
   struct ByStart {
     bool operator()(const Range& a, const Range& b) const { return a.block.start < b.block.start; }
@@ -55,12 +61,16 @@ class ReceiveRanges {
   };
   using Set = boost::intrusive::set<Range, boost::intrusive::compare<ByStart>>;
 
-  Range& make(uint64_t start, uint64_t end);
-  void recycle(Range& r) { free_.push_back(&r); }
+  Range& make(uint64_t start, uint64_t end, Range* below);
+  void recycle(Range& r) {
+    r.below = free_;
+    free_ = &r;
+  }
 
   std::vector<std::unique_ptr<Range>> storage_;  // owns the nodes; grows to the peak number of ranges
-  std::vector<Range*> free_;
-  Set set_;  // declared last: unlinked before the nodes are destroyed
+  Range* free_ = nullptr;                        // recycled nodes, linked through `below`
+  const Range* last_added_ = nullptr;            // holds the segment add() last recorded; null if it was removed
+  Set set_;                                      // declared last: unlinked before the nodes are destroyed
 };
 
 }  // namespace fastsim::tcp
