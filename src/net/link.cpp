@@ -624,6 +624,8 @@ void Link::check_state() const {
       fail("a slot starts before it arrives");
     if (i > head_ && (s.in < slot(i - 1).in || s.tx_start < slot(i - 1).tx_start))
       fail("arrivals or starts out of ring order");
+    if (i > head_ && out(s) < out(slot(i - 1)))  // retire() finds the departed slots as a prefix
+      fail("departures out of ring order");
     if ((i < arrived_) != (s.in <= now))
       fail("the view's arrival cursor disagrees with the slots' arrival times");
     if (s.in <= now && now < s.tx_start) {
