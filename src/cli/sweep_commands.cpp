@@ -337,7 +337,7 @@ int cmd_collect(const std::vector<std::string>& cmd_args) {
   po::variables_map vm;
   const char* usage =
       "usage: fastsim collect DIR\n"
-      "  write runs.csv, flows.csv and aggregate.csv of the sweep in DIR (docs/sweeps.md)";
+      "  write runs.csv, flows.csv, aggregate.csv and aggregate_flows.csv of the sweep in DIR (docs/sweeps.md)";
   if (auto rc = parse_options("collect", usage, cmd_args, opts, "dir", vm))
     return *rc;
   if (folder.empty()) {
@@ -352,8 +352,9 @@ int cmd_collect(const std::vector<std::string>& cmd_args) {
   try {
     const auto r = sweep::collect(args[0]);
     std::cout << fmt::format(
-        "{}: runs.csv, flows.csv, aggregate.csv ({} runs: {} ok, {} failed, {} not run, {} unusable)\n", args[0],
-        r.runs, r.ok, r.failed, r.missing, r.unusable.size());
+        "{}: runs.csv, flows.csv, aggregate.csv, aggregate_flows.csv ({} runs: {} ok, {} failed, {} not run, {} "
+        "unusable)\n",
+        args[0], r.runs, r.ok, r.failed, r.missing, r.unusable.size());
     if (r.unusable.empty())
       return kOk;
     for (const auto& u : r.unusable)

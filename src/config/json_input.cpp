@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -102,9 +103,16 @@ json parse_json_text(const std::string& text, const std::string& source) {
 }
 
 json load_json_file(const std::string& path) {
+  // The messages name the file only: it may be a scenario, a sweep spec, a baseline or a summary.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ScenarioError({{"", fmt::format("{} is a directory, not a JSON file", quoted(path))}});
   std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw ScenarioError({{"", fmt::format("cannot open scenario file {}", quoted(path))}});
+  if (!in) {
+    const bool exists = std::filesystem::exists(path, ec);
+    throw ScenarioError({{"", fmt::format("cannot open {}: {}", quoted(path),
+                                          exists ? "permission denied or unreadable" : "no such file")}});
+  }
   std::string text;  // read in chunks, bounded even for /dev/zero or a FIFO
   std::array<char, 65536> chunk{};
   while (text.size() <= kMaxJsonFileBytes && in.read(chunk.data(), chunk.size()).gcount() > 0)

@@ -106,6 +106,7 @@ struct TopologyRead {
   std::optional<ParkingLotShape> parking_lot;  ///< set for a valid parking lot
   bool ok = false;                             ///< nodes and links are usable
   std::vector<BdpBuffer> bdp_buffers;          ///< buffers given relative to a BDP
+  std::set<std::string> link_ids;              ///< every link id of /topology/links, valid or not
   /// Hosts are made per flow (dumbbell, parking lot) rather than named by the scenario.
   [[nodiscard]] bool shorthand() const { return kind == Kind::kDumbbell || kind == Kind::kParkingLot; }
 };

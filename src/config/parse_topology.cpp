@@ -301,8 +301,11 @@ void read_links(Reader& tr, const json& links, Scenario& s, TopologyRead& result
                fmt::format("the reverse link of duplex link \"{}\" is named \"{}\", a duplicate link id", *id, rev_id));
       ok = false;
     }
-    if (id)
-      name_bdp_links(result.bdp_buffers, first, duplex ? std::vector<std::string>{*id, rev_id} : std::vector{*id});
+    if (id) {
+      const auto named = duplex ? std::vector<std::string>{*id, rev_id} : std::vector{*id};
+      result.link_ids.insert(named.begin(), named.end());
+      name_bdp_links(result.bdp_buffers, first, named);
+    }
     for (const auto& [key, node] : {std::pair{"from", from}, std::pair{"to", to}}) {
       if (node && !nodes.count(*node)) {
         lr.error(key, fmt::format("no node \"{}\" in /topology/nodes", *node));
@@ -380,10 +383,8 @@ TopologyRead read_topology(Reader& top, Scenario& s) {
     result.ok = true;
     read_nodes(tr, *nodes, s, result);
     read_links(tr, *links, s, result);
-    if (bottleneck) {
-      const bool found =
-          std::any_of(s.links.begin(), s.links.end(), [&](const LinkSpec& l) { return l.link.id == *bottleneck; });
-      if (!found)
+    if (bottleneck) {  // a link with errors of its own is named (those errors are reported)
+      if (!result.link_ids.count(*bottleneck))
         tr.error("bottleneck", fmt::format("no link \"{}\" in /topology/links", *bottleneck));
       s.bottleneck = *bottleneck;
     }

@@ -160,7 +160,7 @@ Parsed<uint64_t> parse_size(const nlohmann::json& j) {
   if (b < kMinSizeBytes)
     return fmt::format("expected a positive size like \"1.5MB\", got {}", j.dump());
   if (b > kMaxSizeBytes)
-    return fmt::format("size {} is too large", j.dump());
+    return fmt::format("size {} is above the supported {:.0f} bytes (1 PB)", j.dump(), kMaxSizeBytes);
   return static_cast<uint64_t>(std::llround(b));
 }
 
@@ -171,14 +171,18 @@ Parsed<net::BufferLimit> parse_buffer(const nlohmann::json& j) {
     if (split_number(j.get<std::string>(), value, unit) &&
         std::find(kPacketUnits.begin(), kPacketUnits.end(), unit) != kPacketUnits.end()) {
       if (value < 1 || value != std::floor(value) || value > kMaxBufferPackets) {
-        return fmt::format("expected a whole number of packets >= 1 like \"2000pkt\", got {}", j.dump());
+        return fmt::format("expected a whole number of packets from 1 to {:.0f} like \"2000pkt\", got {}",
+                           kMaxBufferPackets, j.dump());
       }
       return net::BufferLimit{static_cast<uint64_t>(value), 0};
     }
   }
   auto s = parse_size(j);
   if (std::holds_alternative<std::string>(s)) {
-    return fmt::format("expected a buffer like \"2000pkt\" or \"1.5MB\" (or a number of bytes), got {}", j.dump());
+    return fmt::format(
+        "expected a buffer like \"2000pkt\" or \"1.5MB\" (or a number of bytes): 1 to {:.0f} packets or 1 byte "
+        "to 1 PB, got {}",
+        kMaxBufferPackets, j.dump());
   }
   return net::BufferLimit{0, std::get<uint64_t>(s)};
 }

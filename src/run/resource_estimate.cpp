@@ -55,6 +55,15 @@ std::string bytes_text(uint64_t b) {
   return fmt::format("{:.1f} MiB", x / (1024.0 * 1024));
 }
 
+/// Events of the algorithm's own periodic timer over `active_s` seconds: FAST with a fixed
+/// `update_interval` updates its window on a timer (every other round trip otherwise).
+double algorithm_timer_events(const config::FlowSpec& f, double active_s) {
+  if (f.algorithm != "fast")
+    return 0;
+  const double interval = f.params.get("update_interval");
+  return interval > 0 ? active_s / interval : 0;
+}
+
 }  // namespace
 
 ResourceEstimate estimate_resources(const config::Scenario& s) {
@@ -86,6 +95,7 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
     packets += seconds_active(f.start, f.stop, s.duration) / rto.to_seconds();
     if (f.on_off)  // one event per on or off period, even when the period sends nothing
       packets += 2 * seconds_active(f.start, f.stop, s.duration) / (f.on_off->on + f.on_off->off).to_seconds();
+    packets += algorithm_timer_events(f, seconds_active(f.start, f.stop, s.duration));
     const double bits = path_rate(f) * seconds_active(f.start, f.stop, s.duration);
     const double sent = f.size_bytes ? std::min(bits, 8.0 * *f.size_bytes) : bits;
     offer(f.data_links, f.ack_links, sent, f.tcp.mss + 40.0);
@@ -95,6 +105,9 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
     offer(u.path.data_links, {}, u.rate.to_double() * seconds_active(u.start, u.stop, s.duration), u.packet_size);
   for (size_t i = 0; i < s.links.size(); ++i) {
     const double rate = s.links[i].link.rate.to_double();
+    const auto& aqm = s.links[i].link.aqm;
+    if (aqm && aqm->kind == net::AqmKind::kPie)  // PIE's probability update every tupdate
+      packets += duration / aqm->tupdate.to_seconds();
     packets +=
         std::min(data[i], rate * duration / (8 * kPacketBytes)) + std::min(acks[i], rate * duration / (8 * 40.0));
   }
@@ -199,6 +212,11 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
     for (const auto& p : a.paths)
       hops = std::max(hops, p.data_links.size() + p.ack_links.size());
     packets += arrivals * std::ceil(mean_size / a.paths.front().tcp.mss) * static_cast<double>(hops);
+    // An algorithm's periodic timer, as if every arriving flow lived to the end of the run.
+    double timer_events = 0;
+    for (const auto& p : a.paths)
+      timer_events = std::max(timer_events, algorithm_timer_events(p, seconds_active(a.start, {}, s.duration)));
+    packets += arrivals * timer_events;
     memory += arrivals * kCompletedFlowMemory;
     trace += samples * kArrivalRow;
     files += a.traces ? 2 : 1;

@@ -67,8 +67,8 @@ std::string format_value(const json& v) {
     return v.get<std::string>();
   if (v.is_boolean())
     return v.get<bool>() ? "1" : "0";
-  if (v.is_number_float())
-    return fmt::format("{:.17g}", v.get<double>());
+  if (v.is_number_float())  // the shortest form that reads back as the same double: 0.1 stays 0.1
+    return fmt::format("{}", v.get<double>());
   if (v.is_null())
     return "";
   return v.dump();

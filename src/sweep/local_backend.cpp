@@ -121,7 +121,6 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
     reporter.progress(
         fmt::format("[sweep] {}/{} done, {} failed, {} running, ETA {}", done, total, failed, running.size(), left));
   };
-  report();
   const StopSignals stop_signals;
   try {
     while (!pending.empty() || !running.empty()) {
@@ -150,6 +149,7 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
         running.emplace(pid, r);
         started[pid] = fork_time;
       }
+      report();  // after refilling: the workers running now, not one fewer
       if (running.empty())
         break;
       int wstatus = 0;
@@ -176,8 +176,8 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
       }
       if (run_state(out, finished->id) != RunState::kOk)
         ++failed;
-      report();
     }
+    report();
   } catch (...) {  // a write error of the driver: no worker outlives the sweep
     stop_workers(running);
     reporter.finish();

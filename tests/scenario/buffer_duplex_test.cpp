@@ -95,6 +95,18 @@ TEST_CASE("duplex: a reverse id that is taken is an error naming the path", "[sc
   CHECK_THAT(parse_error(doc.dump()), Catch::Contains("/topology/links/0/duplex: expected true or false"));
 }
 
+TEST_CASE("a bottleneck link with an error of its own is reported once, not also as missing",
+          "[scenario][topology][bad-input]") {
+  json doc = json::parse(kSeven);
+  doc["topology"]["links"][3]["delay"] = -1;  // "core", the bottleneck
+  std::string error = parse_error(doc.dump());
+  CHECK_THAT(error, Catch::Contains("/topology/links/3/delay"));
+  CHECK_THAT(error, !Catch::Contains("no link \"core\""));
+  doc["topology"]["bottleneck"] = "croe";  // a name that is really missing is still reported
+  error = parse_error(doc.dump());
+  CHECK_THAT(error, Catch::Contains("/topology/bottleneck: no link \"croe\" in /topology/links"));
+}
+
 TEST_CASE("a buffer as a fraction of a flow's BDP: this link's rate x the flow's base RTT", "[scenario][topology]") {
   const auto s = scenario_from(kSeven);
   // far: h3 -> r1 -> r2 -> h5 and back: 2 x (5 + 10 + 4) ms = 38 ms of propagation;

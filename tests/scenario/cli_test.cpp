@@ -641,6 +641,23 @@ TEST_CASE("validate prints the resource estimate and refuses a run past a limit"
                   " --set /flows/0/on_off/on=1ns --set /flows/0/on_off/off=1ns");
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.output, Catch::Contains("over the packets limit"));
+  // Periodic timers count too: FAST updating its window every nanosecond, PIE its drop
+  // probability every picosecond (both validated and then ran for hours).
+  const std::string short_run = " --limit trace-bytes=none --set /sample_interval=1s --set /duration=200s";
+  r = run_command(kBinary + " validate " + scenario + short_run +
+                  " --set /flows/0/algorithm=fast --set /flows/0/params/update_interval=1ns");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("over the packets limit"));
+  r = run_command(kBinary + " validate " + scenario + short_run +
+                  " --set /flows/0/algorithm=fast --set /flows/0/params/update_interval=10ms");
+  CHECK(r.exit_code == 0);
+  r = run_command(kBinary + " validate " + scenario + short_run +
+                  R"( --set '/topology/dumbbell/bottleneck/queue={"discipline": "pie", "tupdate": "1ps"}')");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("over the packets limit"));
+  r = run_command(kBinary + " validate " + scenario + short_run +
+                  R"( --set '/topology/dumbbell/bottleneck/queue={"discipline": "pie"}')");
+  CHECK(r.exit_code == 0);
   CHECK(run_command(kBinary + " validate " + scenario + " --limit speed=1").exit_code == 2);
   CHECK(run_command(kBinary + " validate " + scenario + " --limit packets=1G").exit_code == 2);  // no units
   fs::remove_all(dir);

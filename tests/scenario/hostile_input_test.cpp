@@ -72,6 +72,25 @@ TEST_CASE("an endless JSON input (/dev/zero) is refused after the size limit, ne
   CHECK_THAT(r.output, Catch::Contains("is larger than 256 MiB, the limit for every JSON input"));
 }
 
+TEST_CASE("a directory or a missing file is named as such, whatever kind of JSON input was expected",
+          "[cli][hostile]") {
+  const auto dir = temp_dir("json-input");
+  auto r = run_command(kBinary + " validate " + dir.string());
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("is a directory, not a JSON file"));
+  const std::string missing = (dir / "missing.json").string();
+  for (const std::string& command :
+       {"validate " + missing, "check " + missing, "sweep " + missing + " --out " + (dir / "out").string()}) {
+    r = run_command(kBinary + " " + command);
+    INFO(command << ": " << r.output);
+    CHECK(r.exit_code != 0);
+    CHECK_THAT(r.output, Catch::Contains("cannot open \"" + missing + "\": no such file"));
+    CHECK_THAT(r.output, !Catch::Contains("scenario file"));  // a spec or a baseline is not a scenario
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("destroying a 100000-level json does not overflow the stack", "[unit][hostile]") {
   // nlohmann >= 3.10 destroys iteratively; only copy, compare and dump recurse, and the
   // depth limit keeps those away from such documents.

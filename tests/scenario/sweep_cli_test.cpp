@@ -158,6 +158,25 @@ TEST_CASE("collect: per-flow aggregates over replications and numeric parameter 
   fs::remove_all(dir);
 }
 
+TEST_CASE("collect keeps a parameter's number as written (shortest form, not 17 digits)", "[cli][sweep]") {
+  const fs::path dir = temp_dir("collect-number");
+  const std::string spec = R"({"base": {"name": "sw", "duration": "2s", "seed": 3,
+      "topology": {"dumbbell": {"bottleneck": {"rate": "20Mbps", "delay": "2ms", "buffer": "100pkt"},
+                                "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+      "flows": [{"id": "a", "rtt": "20ms"}]},
+    "grid": {"/topology/dumbbell/bottleneck/loss_rate": [0.001, 0.1]}})";
+  std::ofstream(dir / "spec.json") << spec;
+  const fs::path out = dir / "out";
+  REQUIRE(run_command(kBinary + " sweep " + (dir / "spec.json").string() + " --out " + out.string() + " --quiet")
+              .exit_code == 0);
+  REQUIRE(run_command(kBinary + " collect " + out.string()).exit_code == 0);
+  std::set<std::string> values;
+  for (const auto& r : csv_rows(out / "runs.csv"))
+    values.insert(r.at("/topology/dumbbell/bottleneck/loss_rate"));
+  CHECK(values == std::set<std::string>{"0.001", "0.1"});  // {:.17g} wrote 0.10000000000000001
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a killed sweep resumes to the same results as an uninterrupted one", "[cli][sweep]") {
   const fs::path dir = temp_dir("sweep-kill");
   const std::string spec = write_spec(dir, R"(["20ms", "30ms", "40ms", "50ms", "60ms"])", "200s");
