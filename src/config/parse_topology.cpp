@@ -277,7 +277,7 @@ void read_links(Reader& tr, const json& links, Scenario& s, TopologyRead& result
     return;
   }
   const std::set<std::string> nodes(s.nodes.begin(), s.nodes.end());
-  std::set<std::string> ids;
+  std::set<std::string>& ids = result.link_ids;  // every id read, valid or not (the bottleneck's lookup)
   for (size_t i = 0; i < links.size(); ++i) {
     Reader lr(links[i], fmt::format("/topology/links/{}", i), tr.issues(), "link");
     auto id = lr.id("id", true);
@@ -301,11 +301,8 @@ void read_links(Reader& tr, const json& links, Scenario& s, TopologyRead& result
                fmt::format("the reverse link of duplex link \"{}\" is named \"{}\", a duplicate link id", *id, rev_id));
       ok = false;
     }
-    if (id) {
-      const auto named = duplex ? std::vector<std::string>{*id, rev_id} : std::vector{*id};
-      result.link_ids.insert(named.begin(), named.end());
-      name_bdp_links(result.bdp_buffers, first, named);
-    }
+    if (id)
+      name_bdp_links(result.bdp_buffers, first, duplex ? std::vector<std::string>{*id, rev_id} : std::vector{*id});
     for (const auto& [key, node] : {std::pair{"from", from}, std::pair{"to", to}}) {
       if (node && !nodes.count(*node)) {
         lr.error(key, fmt::format("no node \"{}\" in /topology/nodes", *node));
