@@ -1,5 +1,5 @@
-// Reno against theory: the sawtooth of one flow with a 1 x BDP buffer, the Mathis
-// response function under random loss, fairness at equal RTTs and RTT unfairness.
+// Reno against theory: the sawtooth of one flow with a 1 x BDP buffer, the response
+// function under random loss (Ott, Kemperman and Mathis), fairness at equal RTTs and RTT unfairness.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -92,14 +92,19 @@ TEST_CASE("Reno sawtooth with a 1 x BDP buffer", "[scenario][reno][slow]") {
   }
 }
 
-TEST_CASE("Reno follows the Mathis response function under random loss", "[scenario][reno][slow]") {
+TEST_CASE("Reno follows the random-loss response function", "[scenario][reno][slow]") {
   // Uncongested path (1 Gb/s, 20 ms, no queue drops), Bernoulli loss p on data packets,
-  // delayed ACK off. Mathis et al. 1997: mean window = sqrt(3 / (2p)).
+  // delayed ACK off. Ott, Kemperman and Mathis (1996): AIMD(1, 1/2) under independent
+  // losses has a time-average window of 1.3098 / sqrt(p) as p -> 0 (periodic losses give
+  // Mathis' sqrt(3 / (2p)), 6.5 % lower). A SACK Reno grows nothing in the round that
+  // reports a loss and in the recovery round, which costs a few packets of window at any
+  // p: the test allows 3 packets plus 1 % (at p = 1e-4 that excludes sqrt(3 / (2p))).
   struct Point {
     double p;
     const char* duration;
   };
-  const std::vector<Point> points = {{1e-2, "400s"}, {1e-3, "600s"}, {1e-4, "1500s"}};
+  const std::vector<Point> points = {{1e-2, "1000s"}, {1e-3, "2000s"}, {1e-4, "5000s"}};
+  constexpr double kWarmupS = 100;  // slow start and the halvings down to the loss-limited window
   std::vector<double> lx, ly;
   for (const auto& pt : points) {
     const std::string extra = ", \"loss_rate\": " + std::to_string(pt.p);
@@ -108,13 +113,20 @@ TEST_CASE("Reno follows the Mathis response function under random loss", "[scena
     run::Experiment exp(s);
     const auto& r = exp.run();
     const auto& f = r.flows[0];
-    const double w = f.mean_cwnd_pkts;
-    const double mathis = std::sqrt(3.0 / (2.0 * pt.p));
-    INFO("p=" << pt.p << ": mean window " << w << " (Mathis " << mathis << "), loss events "
+    // steady-state time average: the per-period window averages after the warm-up
+    const auto first = static_cast<size_t>(kWarmupS / s.sample_interval.to_seconds());
+    REQUIRE(f.cwnd_samples_pkts.size() > first);
+    double sum = 0;
+    for (size_t k = first; k < f.cwnd_samples_pkts.size(); ++k)
+      sum += f.cwnd_samples_pkts[k];
+    const double w = sum / static_cast<double>(f.cwnd_samples_pkts.size() - first);
+    const double ideal = 1.3098 / std::sqrt(pt.p);
+    INFO("p=" << pt.p << ": steady-state mean window " << w << " (ideal random-loss AIMD " << ideal
+              << ", periodic losses " << std::sqrt(3.0 / (2.0 * pt.p)) << "), loss events "
               << f.fast_recoveries + f.timeouts << ", drops at queues " << r.links[0].drops);
-    CHECK(r.links[0].drops == 0);                  // losses are random, not congestion
-    CHECK(f.fast_recoveries + f.timeouts >= 400);  // enough loss events for a stable mean
-    CHECK(w == Approx(mathis).epsilon(0.20));
+    CHECK(r.links[0].drops == 0);                   // losses are random, not congestion
+    CHECK(f.fast_recoveries + f.timeouts >= 2000);  // enough loss events for a stable mean
+    CHECK(std::abs(w - ideal) <= 3.0 + 0.01 * ideal);
     lx.push_back(std::log(pt.p));
     ly.push_back(std::log(w));
   }
@@ -129,7 +141,7 @@ TEST_CASE("Reno follows the Mathis response function under random loss", "[scena
   }
   const double slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
   INFO("log-log slope " << slope);
-  CHECK(slope == Approx(-0.5).margin(0.07));
+  CHECK(slope == Approx(-0.5).margin(0.02));
 }
 
 TEST_CASE("two Reno flows with equal RTTs share fairly", "[scenario][reno][fairness]") {
