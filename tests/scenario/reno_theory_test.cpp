@@ -58,6 +58,8 @@ TEST_CASE("Reno sawtooth with a 1 x BDP buffer", "[scenario][reno][slow]") {
   // The RTT grows with the window (RTT = w / C once w > BDP), so an epoch lasts
   // sum_{w=W/2}^{W} w / C = (W^2 - (W/2)^2) / (2C) = 125 s at C = 8333 packets/s.
   // With delayed ACK on, ABC (RFC 3465) counts acked packets, so the expectation is the same.
+  // Measured: peak 1669, trough 834.5, 836 rounds, 125.55 s (BDP is 833.3 packets, not 833):
+  // within 0.4 % of theory, so the test allows 1 %.
   const double C = 100e6 / (1500 * 8);
   const double W = 833 + 833 + 1;
   const double epoch_s = (W * W - W * W / 4) / (2 * C);
@@ -73,10 +75,10 @@ TEST_CASE("Reno sawtooth with a 1 x BDP buffer", "[scenario][reno][slow]") {
       const Epoch& e = epochs[i];
       INFO("epoch " << i << " at " << e.start_s << " s: trough " << e.trough_pkts << ", peak " << e.peak_pkts
                     << ", rounds " << e.rounds << ", length " << e.length_s << " s");
-      CHECK(e.peak_pkts == Approx(W).epsilon(0.10));
-      CHECK(e.trough_pkts == Approx(W / 2).epsilon(0.10));
-      CHECK(static_cast<double>(e.rounds) == Approx(W / 2).epsilon(0.10));
-      CHECK(e.length_s == Approx(epoch_s).epsilon(0.10));
+      CHECK(e.peak_pkts == Approx(W).epsilon(0.01));
+      CHECK(e.trough_pkts == Approx(W / 2).epsilon(0.01));
+      CHECK(static_cast<double>(e.rounds) == Approx(W / 2).epsilon(0.01));
+      CHECK(e.length_s == Approx(epoch_s).epsilon(0.01));
     }
     // utilization after slow start: from the start of the third epoch to the end
     exp.run();
