@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
+
+#include <boost/math/quadrature/exp_sinh.hpp>
 
 #include <fmt/format.h>
 
@@ -12,10 +15,27 @@ namespace fastsim::predict {
 
 namespace {
 
-/// AIMD with increase a packets per RTT and decrease fraction b (Reno: a = 1, b = 1/2):
-/// the periodic-loss model of Mathis et al. 1997 generalised, w = sqrt(a (2 - b) / (2 b p)).
+/// AIMD with increase a packets per RTT and decrease fraction b (Reno: a = 1, b = 1/2)
+/// under independent per-packet loss p: the time-average window of the ideal process (w
+/// grows a / w per packet, w -> (1 - b) w at each loss), exact as p -> 0. Counted in
+/// packets, y = w^2 grows 2a per packet and is multiplied by c = (1 - b)^2 at rate p, so
+/// y p / (2a) is distributed as Z = sum_k c^k E_k (E_k unit exponentials: the packets since
+/// each earlier loss, shrunk by the losses after it). A packet takes RTT / w, so the time
+/// average of w is 1 / E[1 / w] = sqrt(2a / p) / E[Z^-1/2], and from Z's Laplace transform
+/// E[Z^-1/2] = (2 / sqrt(pi)) int_0^inf prod_k 1 / (1 + u^2 c^k) du. Reno: 1.3098 / sqrt(p)
+/// (Ott, Kemperman, Mathis 1996; Mathis et al. 1997's periodic-loss sqrt(3 / (2p)) is 6.5 %
+/// lower).
 double aimd(double a, double b, double p) {
-  return std::sqrt(a * (2 - b) / (2 * b * p));
+  const double c = (1 - b) * (1 - b);
+  auto laplace_of_z = [c](double u) {
+    double product = 1;
+    for (double term = u * u; term > 1e-17 && product > 0; term *= c)
+      product /= 1 + term;  // u^2 = inf at the integrator's far end gives 0 and stops
+    return product;
+  };
+  boost::math::quadrature::exp_sinh<double> integrator;
+  const double inverse_sqrt_mean = 2 / std::sqrt(std::numbers::pi) * integrator.integrate(laplace_of_z);
+  return std::sqrt(2 * a / p) / inverse_sqrt_mean;
 }
 
 constexpr double kHstcpLowP = 1e-3;  // RFC 3649: Reno's loss rate at low_window (as cc/hstcp.cpp)
@@ -25,7 +45,8 @@ constexpr double kHstcpLowP = 1e-3;  // RFC 3649: Reno's loss rate at low_window
 ResponseWindow response_window(const std::string& algorithm, const cc::ParamValues& params, double p, double rtt_s) {
   if (algorithm == "reno") {
     const double a = params.get("increase"), b = params.get("decrease");
-    return {aimd(a, b, p), fmt::format("Mathis: sqrt({:g} (2 - {:g}) / (2 {:g} p))", a, b, b)};
+    return {aimd(a, b, p), fmt::format("AIMD({:g}, {:g}) under random loss (Ott, Kemperman, Mathis): {:.4g} / sqrt(p)",
+                                       a, b, aimd(a, b, 1.0))};
   }
   if (algorithm == "hstcp") {
     // RFC 3649 sec. 5: w = W0 (p / P0)^S through (P0, W0) = (1e-3, low_window) and
@@ -35,14 +56,14 @@ ResponseWindow response_window(const std::string& algorithm, const cc::ParamValu
     const double w = w0 * std::pow(p / kHstcpLowP, s);
     if (w > w0)
       return {w, fmt::format("RFC 3649: {:g} (p / 0.001)^{:.4g}", w0, s)};
-    return {aimd(1, 0.5, p), "RFC 3649 below low_window: Reno, sqrt(1.5 / p)"};
+    return {aimd(1, 0.5, p), "RFC 3649 below low_window: Reno under random loss, 1.31 / sqrt(p)"};
   }
   if (algorithm == "stcp") {
     const double a = params.get("a"), b = params.get("b"), low = params.get("low_window");
     const double w = a / (b * p);
     if (w > low)
       return {w, fmt::format("Kelly 2003: ({:g} / {:g}) / p", a, b)};
-    return {aimd(1, 0.5, p), "Scalable TCP below low_window: Reno, sqrt(1.5 / p)"};
+    return {aimd(1, 0.5, p), "Scalable TCP below low_window: Reno under random loss, 1.31 / sqrt(p)"};
   }
   if (algorithm == "cubic") {
     // RFC 8312 sec. 5.1: (C (3 + beta) / (4 (1 - beta)))^(1/4) (RTT / p)^(3/4) packets with
@@ -51,7 +72,7 @@ ResponseWindow response_window(const std::string& algorithm, const cc::ParamValu
     const double c = params.get("c"), beta = params.get("beta");
     const double w = std::pow(c * (3 + beta) / (4 * (1 - beta)), 0.25) * std::pow(rtt_s / p, 0.75);
     if (params.get("tcp_friendly") != 0 && aimd(1, 0.5, p) > w)
-      return {aimd(1, 0.5, p), "RFC 8312 TCP-friendly region: Reno, sqrt(1.5 / p)"};
+      return {aimd(1, 0.5, p), "RFC 8312 TCP-friendly region: Reno under random loss, 1.31 / sqrt(p)"};
     return {w, fmt::format("RFC 8312: ({:g} (3 + {:g}) / (4 (1 - {:g})))^0.25 (RTT / p)^0.75", c, beta, beta)};
   }
   return {std::nullopt, fmt::format("no response function for {} in fastsim's predictor", algorithm)};

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -194,16 +196,50 @@ TEST_CASE("predict: loss-based flows follow their response functions under rando
   };
   const auto reno = one("reno", 1e-4);
   REQUIRE_FALSE(reno.reason);
-  CHECK(reno.window_pkts == Approx(std::sqrt(1.5 / 1e-4)).epsilon(1e-9));
+  // random-loss AIMD(1, 1/2): 1.3098 / sqrt(p) (Ott, Kemperman, Mathis 1996), not the
+  // periodic-loss sqrt(1.5 / p)
+  CHECK(reno.window_pkts == Approx(1.3098 / std::sqrt(1e-4)).epsilon(1e-4));
   CHECK(reno.queueing_delay_s == 0);
   CHECK_FALSE(reno.bottleneck);
   CHECK(reno.rate_bps == Approx(reno.window_pkts * 1500 * 8 / reno.rtt_s).epsilon(1e-12));
   CHECK(one("hstcp", 1e-6).window_pkts == Approx(0.12 / std::pow(1e-6, 0.835)).epsilon(0.03));
   CHECK(one("stcp", 1e-5).window_pkts == Approx(0.08 / 1e-5).epsilon(1e-9));
-  CHECK(one("stcp", 1e-2).window_pkts == Approx(std::sqrt(1.5 / 1e-2)).epsilon(1e-12));  // below low_window: Reno
+  CHECK(one("stcp", 1e-2).window_pkts == Approx(1.3098 / std::sqrt(1e-2)).epsilon(1e-4));  // below low_window: Reno
   const auto illinois = one("illinois", 1e-4);
   REQUIRE(illinois.reason);
   CHECK_THAT(*illinois.reason, Catch::Contains("no response function"));
+}
+
+TEST_CASE("predict: AIMD(a, b) under random loss matches the ideal process simulated", "[predict]") {
+  // The ideal process (w grows a / w per packet, w -> (1 - b) w at each independent loss)
+  // stepped from loss to loss: time in RTTs from w to w' is (w' - w) / a, packets (w'^2 - w^2) / 2a.
+  auto simulated = [](double a, double b, double p) {
+    std::mt19937_64 rng(7);
+    std::exponential_distribution<double> packets_to_loss(p);
+    double w = 1 / std::sqrt(p), packets = 0, rtts = 0;
+    for (int k = 0; k < 400000; ++k) {
+      const double n = packets_to_loss(rng);
+      const double peak = std::sqrt(w * w + 2 * a * n);
+      if (k >= 1000) {
+        packets += n;
+        rtts += (peak - w) / a;
+      }
+      w = (1 - b) * peak;
+    }
+    return packets / rtts;
+  };
+  auto predicted = [](double a, double b, double p) {
+    const auto s =
+        scenario_from(dumbbell_json("10Gbps", "5ms", "100000pkt", "10s",
+                                    R"([{"id": "x", "algorithm": "reno", "params": {"increase": )" + std::to_string(a) +
+                                        R"(, "decrease": )" + std::to_string(b) + R"(}, "rtt": "100ms"}])",
+                                    R"({"delayed_ack": true})", R"(, "loss_rate": )" + std::to_string(p)));
+    return predict::predict(s).intervals.at(0).flows.at(0).window_pkts;
+  };
+  for (const auto& [a, b] : std::vector<std::pair<double, double>>{{1, 0.5}, {1, 0.3}, {2, 0.125}, {0.5, 0.9}}) {
+    INFO("a=" << a << " b=" << b);
+    CHECK(predicted(a, b, 1e-4) == Approx(simulated(a, b, 1e-4)).epsilon(0.01));
+  }
 }
 
 TEST_CASE("predict: what the model does not cover gets a reason, not a number", "[predict]") {
