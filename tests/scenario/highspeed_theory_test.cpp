@@ -1,6 +1,6 @@
 // HighSpeed TCP and Scalable TCP against their response functions under random loss
-// (RFC 3649: w = 0.12 / p^0.835 above low_window; Kelly 2003: w = 0.08 / p above the
-// legacy window), and equal to Reno below those windows.
+// (RFC 3649: w = 0.12 / p^0.835 above low_window; the ideal MIMD process: w = 0.0749 / p
+// above the legacy window), and equal to Reno below those windows.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -61,7 +61,10 @@ struct Point {
   double duration_s;
 };
 
-void check_response(const std::string& algorithm, const std::vector<Point>& points, double coeff, double exponent) {
+/// The mean window at each point may differ from theory by `packets` + `relative` x theory;
+/// `slope_margin` bounds the log-log slope.
+void check_response(const std::string& algorithm, const std::vector<Point>& points, double coeff, double exponent,
+                    double packets, double relative, double slope_margin) {
   std::vector<double> lx, ly;
   for (const auto& pt : points) {
     const double theory = coeff / std::pow(pt.p, exponent);
@@ -72,15 +75,13 @@ void check_response(const std::string& algorithm, const std::vector<Point>& poin
                    << m.loss_events << " loss events");
     CHECK(m.queue_drops == 0);
     CHECK(m.loss_events >= 80);
-    // The constants come from the deterministic sawtooth; random loss shifts the level
-    // (e.g. mean-field for HSTCP: p(w) = p (1 - b/2), about +10 %) but not the slope.
-    CHECK(m.mean_window == Approx(theory).epsilon(0.3));
+    CHECK(std::abs(m.mean_window - theory) <= packets + relative * theory);
     lx.push_back(std::log(pt.p));
     ly.push_back(std::log(m.mean_window));
   }
   const double k = slope(lx, ly);
   WARN(algorithm << " log-log slope " << k << " (theory " << -exponent << ")");
-  CHECK(k == Approx(-exponent).margin(0.1));
+  CHECK(k == Approx(-exponent).margin(slope_margin));
 }
 
 }  // namespace
@@ -88,11 +89,19 @@ void check_response(const std::string& algorithm, const std::vector<Point>& poin
 TEST_CASE("HSTCP follows 0.12 / p^0.835 above low_window", "[scenario][hstcp][slow]") {
   // p = 3e-6 needs ~250 loss events (75 M packets) for a mean within ~15 %: the window
   // wanders between 2 000 and 11 000 packets, and b(w) ~ 0.2 keeps memory for ~5 losses.
-  check_response("hstcp", {{3e-4, 150}, {3e-5, 150}, {3e-6, 250}}, 0.12, 0.835);
+  // RFC 3649's constants come from the deterministic sawtooth; random loss shifts the level
+  // (e.g. mean-field: p(w) = p (1 - b/2), about +10 %) but not the slope.
+  check_response("hstcp", {{3e-4, 150}, {3e-5, 150}, {3e-6, 250}}, 0.12, 0.835, 0, 0.3, 0.1);
 }
 
-TEST_CASE("STCP follows 0.08 / p above its legacy window", "[scenario][stcp][slow]") {
-  check_response("stcp", {{1e-3, 100}, {1e-4, 40}, {1e-5, 30}}, 0.08, 1.0);
+TEST_CASE("STCP follows the random-loss MIMD response function above its legacy window", "[scenario][stcp][slow]") {
+  // The ideal MIMD process (w += 0.01 per packet, w *= 0.875 at each independent loss) has a
+  // time-average window of 0.0749 / p (derived in src/predict/response.cpp and checked
+  // against the process simulated in tests/unit/predict_test.cpp); Kelly's 0.08 / p is its
+  // mean over packets. 700-850 loss events per point. Measured: 71.8, 741.4 and 7489.0 at
+  // p = 1e-3, 1e-4, 1e-5 (theory 74.9, 749, 7490): as Reno, a few packets below the ideal
+  // process at small windows; 3 packets + 2 % rejects 0.08 / p at 1e-4 and 1e-5.
+  check_response("stcp", {{1e-3, 300}, {1e-4, 300}, {1e-5, 250}}, 0.0749, 1.0, 3, 0.02, 0.02);
 }
 
 TEST_CASE("HSTCP and STCP equal Reno below their low windows", "[scenario][hstcp][stcp][slow]") {
