@@ -81,11 +81,11 @@ TEST_CASE("FAST: each flow keeps alpha packets queued and rates are equal whatev
     total += queued[i];
     WARN(r.flows[i].id << ": " << queued[i] << " packets queued on average, " << mean_goodput(r.flows[i], 30, 60) / 1e6
                        << " Mb/s");
-    CHECK(queued[i] == Approx(50).margin(5));
+    CHECK(queued[i] == Approx(50).margin(1.5));  // measured 49.7-50.0
     CHECK(r.flows[i].timeouts == 0);
     CHECK(r.flows[i].drops == 0);
   }
-  CHECK(total == Approx(150).margin(15));
+  CHECK(total == Approx(150).margin(3));
   REQUIRE(r.intervals.size() == 1);
   const auto& iv = r.intervals[0];
   REQUIRE(iv.jain);
@@ -231,8 +231,9 @@ TEST_CASE("Vegas: two flows with RTTs 50 and 150 ms each keep between alpha and 
       const auto& vegas = dynamic_cast<const cc::Vegas&>(exp.flow(i).sender->algorithm());
       queued[i] /= samples;
       x.push_back(mean_goodput(r.flows[i], 150, 200));
-      WARN(c.arithmetic << " alpha " << c.alpha << " beta " << c.beta << ", " << r.flows[i].id << ": diff " << vegas.diff() << ", "
-                    << queued[i] << " packets queued on average, " << x.back() / 1e6 << " Mb/s");
+      WARN(c.arithmetic << " alpha " << c.alpha << " beta " << c.beta << ", " << r.flows[i].id << ": diff "
+                        << vegas.diff() << ", " << queued[i] << " packets queued on average, " << x.back() / 1e6
+                        << " Mb/s");
       CHECK(vegas.diff() >= c.alpha);
       CHECK(vegas.diff() <= c.beta);
       // Counted in the buffer, the mean is up to ~1 packet above Vegas's estimate, which
@@ -433,7 +434,7 @@ TEST_CASE("FAST persistent congestion: later flows get more, as the fluid model 
     const double theory = (n + 1 + a) / (1 + a);
     const JoinResult plain = join_ratio(n, "none", "50ms");
     WARN("plain FAST, newcomer vs " << n << " fair flows: ratio " << plain.ratio << " (fluid model " << theory << ")");
-    CHECK(plain.ratio == Approx(theory).epsilon(0.05));
+    CHECK(plain.ratio == Approx(theory).epsilon(0.03));  // measured +2.1, +1.5, +0.2 %
   }
 }
 
@@ -481,5 +482,5 @@ TEST_CASE("FAST with a fixed update interval reaches the same equilibrium", "[sc
   REQUIRE(iv.mean_queue_pkts);
   WARN("update_interval 0.1 s: Jain " << *iv.jain << ", mean queue " << *iv.mean_queue_pkts);
   CHECK(*iv.jain >= 0.99);
-  CHECK(*iv.mean_queue_pkts == Approx(150).margin(15));
+  CHECK(*iv.mean_queue_pkts == Approx(150).margin(3));  // measured 149.4
 }
