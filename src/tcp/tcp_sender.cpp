@@ -32,7 +32,7 @@ TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, std::shared_ptr<cons
       sack_(cfg_->sack),
       prr_on_(cfg_->prr),
       pacing_on_(cfg_->pacing),
-      extras_((cfg_->rack && cfg_->sack) || cfg_->prr || cfg_->slow_start_after_idle),
+      extras_((cfg_->rack && cfg_->sack) || cfg_->prr || cfg_->slow_start_after_idle || !cfg_->rtt_every_ack),
       send_events_(cc_->wants_send_events()),
       dupack_threshold_(cfg_->dupack_threshold),
       packet_size_(cfg_->packet_size),
@@ -454,6 +454,7 @@ void TcpSender::on_cumulative_ack(uint64_t ack, net::Packet* p) {
   cc::AckEvent ev;
   ev.newly_acked = static_cast<uint32_t>(newly);
   ev.ece = (p->ecn & net::ecn::kEce) != 0;
+  rtt_.on_cumulative_ack(snd_una_, sim_.now());  // the timed segment's sample (rtt_every_ack false)
   if (!p->retransmission) {
     ev.rtt_sample = sim_.now() - p->echo;
     rtt_.add_sample(*ev.rtt_sample);

@@ -1,7 +1,8 @@
 // TcpSender's optional Linux-like loss recovery (tcp_sender.hpp for the model): the
 // per-transmission bookkeeping of the switches, RACK's loss marking and reordering timer
 // (rack.hpp), Tail Loss Probe (RFC 8985 section 7) and the restart after idle (RFC 2861
-// as Linux's tcp_cwnd_restart). PRR's arithmetic is in prr.hpp.
+// as Linux's tcp_cwnd_restart), and the timed segment of RFC 6298 / ns-2 RTT sampling
+// (rtt_every_ack false, rtt_estimator.hpp). PRR's arithmetic is in prr.hpp.
 #include <algorithm>
 
 #include "fastsim/tcp/tcp_sender.hpp"
@@ -17,6 +18,12 @@ void TcpSender::on_transmit_extras(uint64_t seq, bool retransmission, bool arm_p
     prr_.out += 1;
   if (cfg_->slow_start_after_idle)
     last_send_ = sim_.now();
+  if (!rtt_.every_ack()) {  // RFC 6298 / ns-2 timing: one new segment at a time, none across a retransmission
+    if (retransmission)
+      rtt_.stop_timing();
+    else
+      rtt_.start_timing(seq, sim_.now());
+  }
   if (rack_) {
     if (retransmission)
       rack_->rack.on_retransmit(seq, sim_.now(), snd_nxt_);

@@ -31,6 +31,11 @@ std::span<const TcpSetting> tcp_settings() {
        "RTO timer tick: samples and RTO in whole ticks with ns-2's integer arithmetic; 0s: exact", true},
       {"min_rto_floor", &TcpConfig::min_rto_floor, "", 0, 0, 0,
        "min_rto floors srtt + 4 rttvar (RFC 6298 2.4, ns-2); false: added as Linux's G term"},
+      {"rtt_every_ack", &TcpConfig::rtt_every_ack, "", 0, 0, 0,
+       "the RTO estimator (srtt, rttvar) takes a sample from every ACK, as with TCP timestamps (RFC 7323, Linux); "
+       "false: it times one segment per round trip and drops the timing at a retransmission (RFC 6298 with "
+       "Karn's rule, ns-2 without timestamps). srtt is this estimator's; the latest, minimum and per-round RTTs "
+       "the algorithms read take every ACK's sample either way"},
       {"send_jitter", &TcpConfig::send_jitter, "duration", 0, 0, 0,
        "host timing noise: mean of the exponential delay each data packet takes in the sender before its first "
        "hop, order kept (default 0s: off)",

@@ -1,5 +1,5 @@
 // The sender's retransmission timer under the stack profiles' RTO switches
-// (rto_granularity, min_rto_floor): TcpSender builds its RTT estimator from its
+// (rto_granularity, min_rto_floor, rtt_every_ack): TcpSender builds its RTT estimator from its
 // TcpConfig, so the ns2 profile's rule reaches a running flow. Driven by scripted ACKs
 // (tests/support/sender_harness.hpp) on a steady 100-ms path.
 #include <catch2/catch.hpp>
@@ -42,4 +42,62 @@ TEST_CASE("a sender runs the RTO rule of its stack profile", "[tcp][sender][rto]
   tcp::TcpConfig ticks_only = tcp::stack_config(tcp::Stack::kRfc);
   ticks_only.rto_granularity = Duration::milliseconds(10);
   CHECK(rto_after_steady_path(ticks_only) == Duration::milliseconds(300));
+}
+
+TEST_CASE("without timestamps the RTO estimator times one segment at a time and none across a retransmission",
+          "[tcp][sender][rto][stack]") {
+  // rtt_every_ack false (the ns2 profile; RFC 6298 with Karn's rule): srtt, rttvar and the
+  // RTO take only the timed segment's samples; the algorithms still see every ACK's.
+  tcp::TcpConfig cfg = tcp::stack_config(tcp::Stack::kRfc);
+  cfg.rtt_every_ack = false;
+  SenderHarness h(cfg);
+  h.start();  // ten segments at 0 s; segment 0 is timed
+  h.run_until(Time::at(Duration::milliseconds(100)));
+  h.ack(1);  // covers segment 0: the timed sample, 100 ms; segments 10 and 11 leave, 10 is timed
+  CHECK(h.srtt() == Duration::milliseconds(100));
+  REQUIRE(h.sent().at(10).at == Time::at(Duration::milliseconds(100)));
+  h.run_until(Time::at(Duration::milliseconds(150)));
+  h.ack(2);  // echoes segment 1 (sent at 0 s): a 150-ms sample for the algorithms only
+  CHECK(h.sender().rtt().view().latest == Duration::milliseconds(150));
+  CHECK(h.srtt() == Duration::milliseconds(100));
+  for (uint64_t cum = 3; cum <= 10; ++cum)
+    h.ack(cum);
+  CHECK(h.srtt() == Duration::milliseconds(100));
+  h.run_until(Time::at(Duration::milliseconds(300)));
+  h.ack(11);  // covers segment 10, timed at 100 ms: 200 ms; srtt = (7 x 100 + 200) / 8
+  CHECK(h.srtt() == Duration::microseconds(112500));
+  // rttvar = (3 x 50 + |100 - 200|) / 4 = 62.5 ms (RFC 6298 takes the old srtt)
+  const Duration rto = Duration::microseconds(112500 + 4 * 62500);
+  CHECK(h.rto() == rto);
+  // Nothing more is ACKed: the RTO fires and resends segment 11; the timing (of the first
+  // new segment sent after 300 ms) stops.
+  h.run_until(Time::at(Duration::milliseconds(300)) + rto + Duration::milliseconds(1));
+  REQUIRE(h.retransmitted() == std::vector<uint64_t>{11});
+  CHECK(h.rto() == rto * 2);
+  // An ACK of everything outstanding, echoing the retransmission: without the stop, the
+  // timed segment's 400-ms sample would move srtt; the backoff stays until a timed sample.
+  h.run_until(Time::at(Duration::milliseconds(700)));
+  const size_t before = h.sent().size();
+  h.ack(h.snd_nxt(), {}, true);
+  CHECK(h.srtt() == Duration::microseconds(112500));
+  CHECK(h.rto() == rto * 2);
+  // The next new segment is timed: its ACK 100 ms later ends the backoff.
+  REQUIRE(h.sent().size() > before);
+  const uint64_t timed = h.sent().at(before).seq;
+  h.run_until(Time::at(Duration::milliseconds(800)));
+  h.ack(timed + 1);
+  CHECK(h.srtt() ==
+        Duration::picoseconds((7 * Duration::microseconds(112500).ps() + Duration::milliseconds(100).ps()) / 8));
+  CHECK(h.rto() < rto * 2);
+}
+
+TEST_CASE("with timestamps (rtt_every_ack, the default) every ACK's sample moves srtt", "[tcp][sender][rto][stack]") {
+  SenderHarness h(tcp::stack_config(tcp::Stack::kRfc));
+  h.start();
+  h.run_until(Time::at(Duration::milliseconds(100)));
+  h.ack(1);
+  CHECK(h.srtt() == Duration::milliseconds(100));
+  h.run_until(Time::at(Duration::milliseconds(150)));
+  h.ack(2);  // 150 ms: srtt = (7 x 100 + 150) / 8
+  CHECK(h.srtt() == Duration::microseconds(106250));
 }

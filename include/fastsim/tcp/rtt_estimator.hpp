@@ -16,6 +16,12 @@
 //   after the fourth consecutive backoff srtt is dropped so the next sample starts the
 //   estimate afresh. Only the timer uses ticks: view() (what the algorithms see) keeps the
 //   exact samples.
+// - every_ack false (rtt_every_ack: RFC 6298 without timestamps, ns-2's Agent/TCP): srtt,
+//   rttvar, the RTO and the end of backoff take only the timed segment's samples. One new
+//   segment is timed at a time (start_timing); the first cumulative ACK past it gives the
+//   sample (on_cumulative_ack); a retransmission stops the timing (Karn's rule; ns-2's
+//   reset_rtx_timer). The per-sample statistics (latest, min, max, rounds, mean) still
+//   take every ACK's sample.
 #pragma once
 
 #include <algorithm>
@@ -29,25 +35,23 @@ namespace fastsim::tcp {
 class RttEstimator {
  public:
   RttEstimator(Duration initial_rto, Duration min_rto, Duration max_rto, Duration granularity = Duration::zero(),
-               bool min_rto_floor = false)
-      : min_rto_(min_rto), max_rto_(max_rto), rto_(initial_rto), tick_(granularity), floor_(min_rto_floor) {}
+               bool min_rto_floor = false, bool every_ack = true)
+      : min_rto_(min_rto),
+        max_rto_(max_rto),
+        rto_(initial_rto),
+        tick_(granularity),
+        floor_(min_rto_floor),
+        every_ack_(every_ack) {}
   /// The estimator a sender with these settings uses.
   explicit RttEstimator(const TcpConfig& c)
-      : RttEstimator(c.initial_rto, c.min_rto, c.max_rto, c.rto_granularity, c.min_rto_floor) {}
+      : RttEstimator(c.initial_rto, c.min_rto, c.max_rto, c.rto_granularity, c.min_rto_floor, c.rtt_every_ack) {}
 
+  /// An ACK's sample (its echoed send time).
   void add_sample(Duration r) {
-    if (samples_ == 0) {  // the first sample (srtt, max_rtt and latest are set together)
-      srtt_ = r;
-      rttvar_ = r / 2;
+    if (samples_ == 0 || r > *view_.max_rtt)
       view_.max_rtt = r;
-    } else {
-      const Duration err = srtt_ > r ? srtt_ - r : r - srtt_;
-      rttvar_ = Duration::picoseconds((3 * rttvar_.ps() + err.ps()) / 4);
-      srtt_ = Duration::picoseconds((7 * srtt_.ps() + r.ps()) / 8);
-      if (r > *view_.max_rtt)
-        view_.max_rtt = r;
-    }
-    view_.srtt = srtt_;
+    if (every_ack_) [[likely]]
+      update_timer(r);
     view_.latest = r;
     // set_min_rtt may have set the minimum before the first sample
     if (!view_.min_rtt || r < *view_.min_rtt)
@@ -60,16 +64,25 @@ class RttEstimator {
     }
     ++round_.samples;
     round_sum_ps_ += r.ps();
-    if (tick_ > Duration::zero()) [[unlikely]] {
-      rto_ = tick_rto(r);
-    } else if (floor_) {
-      rto_ = std::min(std::max(min_rto_, srtt_ + rttvar_ * 4), max_rto_);
-    } else {
-      rto_ = std::min(srtt_ + std::max(min_rto_, rttvar_ * 4), max_rto_);
-    }
-    backoffs_ = 0;
     ++samples_;
     sum_s_ += r.to_seconds();
+  }
+  /// every_ack false: times new segment `seq`, sent at `now`, unless one is being timed.
+  void start_timing(uint64_t seq, Time now) {
+    if (!every_ack_ && timed_seq_ == kNotTiming) {
+      timed_seq_ = seq;
+      timed_at_ = now;
+    }
+  }
+  /// A retransmission: the timed segment's sample could be ambiguous (Karn).
+  void stop_timing() { timed_seq_ = kNotTiming; }
+  /// The cumulative ACK point moved to `snd_una` at `now`: past the timed segment, the
+  /// timer estimator takes its sample.
+  void on_cumulative_ack(uint64_t snd_una, Time now) {
+    if (snd_una > timed_seq_) [[unlikely]] {
+      timed_seq_ = kNotTiming;
+      update_timer(now - timed_at_);
+    }
   }
   /// Closes the current round: its statistics become view().last_round.
   void end_round() {
@@ -88,11 +101,35 @@ class RttEstimator {
   }
 
   [[nodiscard]] Duration rto() const { return rto_; }
+  [[nodiscard]] bool every_ack() const { return every_ack_; }
   [[nodiscard]] const cc::RttView& view() const { return view_; }
   [[nodiscard]] uint64_t samples() const { return samples_; }
   [[nodiscard]] double mean_seconds() const { return samples_ ? sum_s_ / static_cast<double>(samples_) : 0.0; }
 
  private:
+  static constexpr uint64_t kNotTiming = UINT64_MAX;
+
+  /// RFC 6298's srtt and rttvar (view().srtt), the RTO, and the end of backoff, on sample `r`.
+  [[gnu::always_inline]] void update_timer(Duration r) {
+    if (!view_.srtt) {
+      srtt_ = r;
+      rttvar_ = r / 2;
+    } else {
+      const Duration err = srtt_ > r ? srtt_ - r : r - srtt_;
+      rttvar_ = Duration::picoseconds((3 * rttvar_.ps() + err.ps()) / 4);
+      srtt_ = Duration::picoseconds((7 * srtt_.ps() + r.ps()) / 8);
+    }
+    view_.srtt = srtt_;
+    if (tick_ > Duration::zero()) [[unlikely]] {
+      rto_ = tick_rto(r);
+    } else if (floor_) {
+      rto_ = std::min(std::max(min_rto_, srtt_ + rttvar_ * 4), max_rto_);
+    } else {
+      rto_ = std::min(srtt_ + std::max(min_rto_, rttvar_ * 4), max_rto_);
+    }
+    backoffs_ = 0;
+  }
+
   /// ns-2's rtt_update and rtt_timeout on sample `r` (tick mode).
   Duration tick_rto(Duration r) {
     const int64_t g = tick_.ps();
@@ -116,10 +153,13 @@ class RttEstimator {
   }
 
   Duration min_rto_, max_rto_, rto_;
-  Duration tick_;  ///< zero: exact arithmetic
-  bool floor_;
+  Duration tick_;                        ///< zero: exact arithmetic
   int64_t t_srtt8_ = 0, t_rttvar4_ = 0;  ///< tick mode: 8 x srtt and 4 x rttvar in ticks
   int backoffs_ = 0;                     ///< consecutive backoffs since the last sample
+  bool floor_;
+  bool every_ack_;
+  uint64_t timed_seq_ = kNotTiming;  ///< every_ack false: the segment being timed
+  Time timed_at_;                    ///< ... and when it was sent
   Duration srtt_, rttvar_;
   cc::RttView view_;
   cc::RoundRtt round_;

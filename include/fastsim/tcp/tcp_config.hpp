@@ -25,6 +25,9 @@ struct TcpConfig {
   uint64_t receive_window = 0;                      ///< packets; 0 = unlimited
   Duration rto_granularity = Duration::zero();      ///< RTO clock tick (ns-2 tcpTick_); 0 = exact
   bool min_rto_floor = false;  ///< RTO = max(min_rto, srtt + 4 rttvar) instead of srtt + max(min_rto, 4 rttvar)
+  /// The RTO estimator samples every ACK (timestamps); false: one timed segment per round
+  /// trip, dropped at a retransmission (RFC 6298 with Karn's rule, ns-2 without timestamps).
+  bool rtt_every_ack = true;
   // Host models (docs/model.md, "Host timing noise" and "Local congestion"); off by default.
   Duration send_jitter;           ///< mean of the sender's exponential per-packet delay; 0 = off
   Duration ack_coalescing;        ///< the receiver's ACKs leave at ticks of this period; 0 = off

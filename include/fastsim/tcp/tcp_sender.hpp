@@ -342,7 +342,7 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   Time last_send_ = Time::never();   // slow_start_after_idle only
   Time reduced_at_ = Time::zero();   // the current recovery's last window reduction
   bool resend_now_ = false;          // a reduction for a lost retransmission: resend at once
-  const bool extras_;                // rack, prr or slow_start_after_idle is on
+  const bool extras_;                // rack, prr, slow_start_after_idle is on or rtt_every_ack off
   const bool send_events_;           // the algorithm wants on_send (asked once)
   const uint32_t dupack_threshold_;  // cfg.dupack_threshold (hot, as sack_)
 
