@@ -512,6 +512,7 @@ void TcpSender::on_duplicate_ack() {
 
 void TcpSender::enter_recovery() {
   ++counters_.fast_recoveries;
+  rtt_.stop_timing();  // ns-2's reset_rtx_timer at the fast retransmit
   const cc::LossResponse r = cc_->on_loss(view(), w_);
   w_.ssthresh_pkts = r.ssthresh_pkts;
   w_.cwnd_pkts = std::max(r.cwnd_pkts, 1.0);
@@ -550,6 +551,7 @@ void TcpSender::on_rto_timer() {
   ++counters_.timeouts;
   account_window();
   rtt_.backoff();
+  rtt_.stop_timing();  // ns-2's reset_rtx_timer, even if the retransmission leaves later
   // RFC 5681 section 3.1: when a segment already retransmitted by the timer times out
   // again, ssthresh is held (Linux likewise recomputes it only on the first timeout).
   const bool repeated = state_ == cc::CaState::kLoss && snd_una_ == loss_una_;

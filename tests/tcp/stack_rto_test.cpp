@@ -12,7 +12,8 @@ using fastsim::testing::SenderHarness;
 
 namespace {
 
-/// Six rounds of 100 ms, every segment ACKed one by one: 630 samples of exactly 100 ms.
+/// Six rounds of 100 ms, every segment ACKed one by one: every ACK a 100-ms sample (with
+/// rtt_every_ack false, as in ns2, one timed sample per round).
 Duration rto_after_steady_path(const tcp::TcpConfig& cfg) {
   SenderHarness h(cfg);
   h.start();
@@ -31,7 +32,8 @@ TEST_CASE("a sender runs the RTO rule of its stack profile", "[tcp][sender][rto]
   // rfc and linux: srtt + max(min_rto, 4 rttvar) = 100 + 200 ms once rttvar has collapsed.
   CHECK(rto_after_steady_path(tcp::stack_config(tcp::Stack::kRfc)) == Duration::milliseconds(300));
   CHECK(rto_after_steady_path(tcp::stack_config(tcp::Stack::kLinux)) == Duration::milliseconds(300));
-  // ns2: 10-ms ticks, srtt + 4 rttvar = 13 ticks, floored at minrto_ = 200 ms.
+  // ns2: 10-ms ticks and one timed sample per round: srtt + 4 rttvar = 16 ticks after six
+  // samples (rttvar decays by a quarter per sample), floored at minrto_ = 200 ms.
   tcp::TcpConfig ns2 = tcp::stack_config(tcp::Stack::kNs2);
   CHECK(rto_after_steady_path(ns2) == Duration::milliseconds(200));
   // The floor alone (exact arithmetic): max(200 ms, 100 ms + 4 rttvar).

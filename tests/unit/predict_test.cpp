@@ -206,6 +206,9 @@ TEST_CASE("predict: loss-based flows follow their response functions under rando
   // random-loss MIMD(0.01, 0.125): 0.0749 / p (Kelly's 0.08 / p is the mean over packets)
   CHECK(one("stcp", 1e-5).window_pkts == Approx(0.0749 / 1e-5).epsilon(1e-3));
   CHECK(one("stcp", 1e-2).window_pkts == Approx(1.3098 / std::sqrt(1e-2)).epsilon(1e-4));  // below low_window: Reno
+  // CUBIC's TCP-friendly region: RFC 8312's AIMD(3 (1 - beta) / (1 + beta), 1 - beta) under
+  // random loss, 1.2739 / sqrt(p) at beta 0.7 (the cubic window at p = 1e-2 and 100 ms is 5.9)
+  CHECK(one("cubic", 1e-2).window_pkts == Approx(1.2739 / std::sqrt(1e-2)).epsilon(1e-3));
   const auto illinois = one("illinois", 1e-4);
   REQUIRE(illinois.reason);
   CHECK_THAT(*illinois.reason, Catch::Contains("no response function"));

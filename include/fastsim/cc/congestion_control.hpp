@@ -53,7 +53,8 @@ struct RoundRtt {
 
 /// Round-trip statistics kept by the sender.
 struct RttView {
-  std::optional<Duration> srtt;     ///< RFC 6298 smoothed RTT, once a sample exists
+  std::optional<Duration>
+      srtt;  ///< RFC 6298 smoothed RTT, once a sample reached it (rtt_every_ack: every ACK's, else the timed segment's)
   std::optional<Duration> min_rtt;  ///< smallest sample ever (baseRTT)
   std::optional<Duration> max_rtt;  ///< largest sample ever
   std::optional<Duration> latest;   ///< most recent sample
