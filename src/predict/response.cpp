@@ -58,8 +58,9 @@ constexpr double kHstcpLowP = 1e-3;  // RFC 3649: Reno's loss rate at low_window
 ResponseWindow response_window(const std::string& algorithm, const cc::ParamValues& params, double p, double rtt_s) {
   if (algorithm == "reno") {
     const double a = params.get("increase"), b = params.get("decrease");
-    return {aimd(a, b, p), fmt::format("AIMD({:g}, {:g}) under random loss (Ott, Kemperman, Mathis): {:.4g} / sqrt(p)",
-                                       a, b, aimd(a, b, 1.0))};
+    const double k = aimd(a, b, 1.0);  // the window is k / sqrt(p)
+    return {k / std::sqrt(p),
+            fmt::format("AIMD({:g}, {:g}) under random loss (Ott, Kemperman, Mathis): {:.4g} / sqrt(p)", a, b, k)};
   }
   if (algorithm == "hstcp") {
     // RFC 3649 sec. 5: w = W0 (p / P0)^S through (P0, W0) = (1e-3, low_window) and
@@ -73,11 +74,11 @@ ResponseWindow response_window(const std::string& algorithm, const cc::ParamValu
   }
   if (algorithm == "stcp") {
     const double a = params.get("a"), b = params.get("b"), low = params.get("low_window");
-    const double w = mimd(a, b, p);
-    if (w > low)
-      return {
-          w, fmt::format("MIMD({:g}, {:g}) under random loss: {:.4g} / p (Kelly 2003's mean over packets: {:g} / p)", a,
-                         b, mimd(a, b, 1.0), a / b)};
+    const double k = mimd(a, b, 1.0);  // the window is k / p
+    if (k / p > low)
+      return {k / p,
+              fmt::format("MIMD({:g}, {:g}) under random loss: {:.4g} / p (Kelly 2003's mean over packets: {:g} / p)",
+                          a, b, k, a / b)};
     return {aimd(1, 0.5, p), "Scalable TCP below low_window: Reno under random loss, 1.31 / sqrt(p)"};
   }
   if (algorithm == "cubic") {
@@ -88,11 +89,12 @@ ResponseWindow response_window(const std::string& algorithm, const cc::ParamValu
     // against Reno's 1.3098).
     const double c = params.get("c"), beta = params.get("beta");
     const double w = std::pow(c * (3 + beta) / (4 * (1 - beta)), 0.25) * std::pow(rtt_s / p, 0.75);
-    const double friendly = aimd(3 * (1 - beta) / (1 + beta), 1 - beta, p);
-    if (params.get("tcp_friendly") != 0 && friendly > w)
-      return {friendly,
-              fmt::format("RFC 8312 TCP-friendly region: AIMD({:.3g}, {:g}) under random loss, {:.4g} / sqrt(p)",
-                          3 * (1 - beta) / (1 + beta), 1 - beta, aimd(3 * (1 - beta) / (1 + beta), 1 - beta, 1.0))};
+    const double alpha = 3 * (1 - beta) / (1 + beta);
+    const double k = aimd(alpha, 1 - beta, 1.0);  // the friendly window is k / sqrt(p)
+    if (params.get("tcp_friendly") != 0 && k / std::sqrt(p) > w)
+      return {k / std::sqrt(p),
+              fmt::format("RFC 8312 TCP-friendly region: AIMD({:.3g}, {:g}) under random loss, {:.4g} / sqrt(p)", alpha,
+                          1 - beta, k)};
     return {w, fmt::format("RFC 8312: ({:g} (3 + {:g}) / (4 (1 - {:g})))^0.25 (RTT / p)^0.75", c, beta, beta)};
   }
   return {std::nullopt, fmt::format("no response function for {} in fastsim's predictor", algorithm)};
