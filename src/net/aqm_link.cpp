@@ -34,7 +34,6 @@ AqmPath::~AqmPath() = default;
 
 void AqmPath::accept(Packet* p) {
   const Time now = sim_.now();
-  link_.last_in_ = now;
   if (now >= link_.next_loss_change_) [[unlikely]]
     link_.apply_loss_changes(now);
   ++link_.counters_.arrivals;

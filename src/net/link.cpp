@@ -64,6 +64,7 @@ Link::Link(Simulator& sim, PacketPool& pool, LinkConfig cfg, uint64_t seed)
   if (may_lose_)  // may_lose_ and may_mark_ find the cold part made
     cold();
   update_plain();
+  update_eager_view();
 }
 
 Link::Cold& Link::cold() {
@@ -172,6 +173,25 @@ void Link::drop(Packet* p, Time in, bool early) {
       count_drop(ahead.front().pkt, ahead.front().early);
       ahead.pop_front();
     }
+  }
+  // No packet waits in the view nor among the slots ahead of it (a link that does not
+  // queue, e.g. behind a slower one): the arrivals up to now change no statistic, so the
+  // cursors jump past them (arrival times never decrease along the ring).
+  if (started_ == arrived_ && waiting_end_ <= arrived_ && !pipe_mode_) {
+    uint64_t lo = arrived_;
+    uint64_t hi = tail_;  // the first slot arriving after now is in [lo, hi]
+    if (lo < hi && slot(hi - 1).in > now) {
+      --hi;
+      while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo) / 2;
+        if (slot(mid).in > now)
+          hi = mid;
+        else
+          lo = mid + 1;
+      }
+    }
+    arrived_ = started_ = hi;
+    return;
   }
   // The view's cursors and sums are walked in locals and stored once at the end: as
   // members they were stored and reloaded at every slot (a slot's times are Time values
@@ -289,8 +309,43 @@ void Link::drop(Packet* p, Time in, bool early) {
   head_ = head;
 }
 
+[[gnu::always_inline]] inline void Link::advance_admission(Time in) {
+  if (eager_view_) {
+    // Each waiting packet that starts by `in` ends a term of the queue integral, in time
+    // order, as advance_view() would add it.
+    while (admit_ < tail_) {
+      const Slot& s = slot(admit_);
+      if (s.tx_start > in)
+        break;
+      add_area(admit_queue_pkts_, s.tx_start);
+      --admit_queue_pkts_;
+      admit_queue_bytes_ -= s.size;
+      ++admit_;
+    }
+    return;
+  }
+  while (admit_ < tail_) {
+    const Slot& s = slot(admit_);
+    if (s.tx_start > in)
+      break;
+    --admit_queue_pkts_;
+    admit_queue_bytes_ -= s.size;
+    ++admit_;
+  }
+}
+
 void Link::sync_due(Time now) {
-  advance_view(now);
+  if (eager_view_) {
+    // The admission view brought to now is the real-time view (every input came at its
+    // own time, so no chained drop is ahead and every slot has arrived).
+    advance_admission(now);
+    arrived_ = tail_;
+    started_ = admit_;
+    queued_pkts_ = admit_queue_pkts_;
+    queued_bytes_ = admit_queue_bytes_;
+  } else {
+    advance_view(now);
+  }
   retire(now);
   // The next time something outside the link's own statistics changes: a chained drop
   // reaching the link, or a lost packet leaving the wire (route counters, the pool).
@@ -318,16 +373,6 @@ void Link::enter_elsewhere(Packet* p) {
   cold_->aqm->accept(p);
 }
 
-void Link::advance_admission(Time in) {
-  while (admit_ < tail_) {
-    const Slot& s = slot(admit_);
-    if (s.tx_start > in)
-      break;
-    --admit_queue_pkts_;
-    admit_queue_bytes_ -= s.size;
-    ++admit_;
-  }
-}
 
 std::optional<Time> Link::full_until(uint32_t bytes) {
   const Time now = sim_.now();
@@ -340,16 +385,26 @@ std::optional<Time> Link::full_until(uint32_t bytes) {
   return admit_ < tail_ ? slot(admit_).tx_start : busy_until_;
 }
 
+Time Link::latest_input() const {
+  // Inputs arriving after now are live slots (arrival times never decrease along the ring)
+  // or chained drops not yet at the link; every other input arrived by now.
+  Time t = tail_ > head_ ? slot(tail_ - 1).in : Time::zero();
+  if (cold_ != nullptr && !cold_->drops_ahead.empty())
+    t = std::max(t, cold_->drops_ahead.back().in);
+  return t;
+}
+
 void Link::schedule_loss_change(Time at, std::optional<double> rate, uint32_t inject) {
   if (at < sim_.now())
     throw std::logic_error(fmt::format("link {}: a loss change at {} s is in the past (now {} s)", cfg_.id,
                                        at.to_seconds(), sim_.now().to_seconds()));
-  if (at < last_in_) {
+  const Time last_in = latest_input();
+  if (at < last_in) {
     throw std::logic_error(fmt::format(
         "link {}: a loss change at {} s comes after the link took a packet arriving at {} s (it is chained to "
         "{} and decides packets when they enter it): announce the change earlier with set_loss_rate_at / "
         "inject_losses_at",
-        cfg_.id, at.to_seconds(), last_in_.to_seconds(), feeder_ != nullptr ? feeder_->id() : "its feeder"));
+        cfg_.id, at.to_seconds(), last_in.to_seconds(), feeder_ != nullptr ? feeder_->id() : "its feeder"));
   }
   auto& changes = cold().loss_changes;
   const auto pos =
@@ -383,7 +438,6 @@ void Link::accept(Packet* p, Time in) {
 template <bool kPlain>
 [[gnu::always_inline]] inline void Link::accept_as(Packet* p, Time in) {
   sync();
-  last_in_ = in;
   if (!kPlain && in >= next_loss_change_) [[unlikely]]
     apply_loss_changes(in);
   // Admission is decided at the packet's own arrival time `in`: what waits then.
@@ -434,6 +488,11 @@ template <bool kPlain>
     }
   }
   if (*start > in) {
+    waiting_end_ = tail_;
+    if (eager_view_) {  // it arrives now: the real-time view's queue grows (sync_due())
+      add_area(admit_queue_pkts_, in);
+      period_max_queue_ = std::max(period_max_queue_, admit_queue_pkts_ + 1);
+    }
     ++admit_queue_pkts_;
     admit_queue_bytes_ += s.size;
   } else {

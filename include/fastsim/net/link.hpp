@@ -149,6 +149,7 @@ class alignas(16) Link final : public PacketSink {
   void set_single_feeder(const Link* feeder) {
     feeder_ = feeder;
     enters_elsewhere_ = feeder_ != nullptr || aqm_mode_;
+    update_eager_view();
   }
   [[nodiscard]] const Link* single_feeder() const { return feeder_; }
   /// Per-packet event traces (packet_observer.hpp): every packet offered to the link is
@@ -254,6 +255,13 @@ class alignas(16) Link final : public PacketSink {
   void accept_as(Packet* p, Time in);
   /// plain_ from the features it sums up.
   void update_plain();
+  /// eager_view_ from the link's feeder and queue model.
+  void update_eager_view() { eager_view_ = feeder_ == nullptr && !modelled_ && !aqm_mode_; }
+  /// Adds the queue integral's term up to `t` for `queued` waiting packets.
+  [[gnu::always_inline]] void add_area(uint64_t queued, Time t) {
+    counters_.queue_area += queue_area_term(queued, area_since_, t);
+    area_since_ = t;
+  }
   /// Moves the admission view to time `in` (>= every earlier input time).
   void advance_admission(Time in);
   void on_delivery();
@@ -294,10 +302,7 @@ class alignas(16) Link final : public PacketSink {
   [[gnu::always_inline]] static double queue_area_term(uint64_t queued, Time since, Time t) {
     return static_cast<double>(static_cast<int64_t>(queued)) * (t - since).to_seconds();
   }
-  [[gnu::always_inline]] void integrate_queue(Time t) {
-    counters_.queue_area += queue_area_term(queued_pkts_, area_since_, t);
-    area_since_ = t;
-  }
+  [[gnu::always_inline]] void integrate_queue(Time t) { add_area(queued_pkts_, t); }
   /// Serialization time of `bytes` at the link's rate, memoized for the last two sizes
   /// (a link carries mostly data packets, ACKs, or both).
   [[nodiscard]] Duration tx_time(uint32_t bytes) const {
@@ -335,6 +340,8 @@ class alignas(16) Link final : public PacketSink {
   }
   [[noreturn]] void unexpected_feeder() const;
   void schedule_loss_change(Time at, std::optional<double> rate, uint32_t inject);
+  /// The latest arrival time of a packet the link has taken (at most now, unless chained).
+  [[nodiscard]] Time latest_input() const;
   /// Applies the loss changes due at or before `in`.
   void apply_loss_changes(Time in);
 
@@ -389,15 +396,19 @@ class alignas(16) Link final : public PacketSink {
   // None of the rarely set features (a pipe or RED, marking, losses, a loss change to come,
   // an observer): accept() takes its path without their tests.
   bool plain_ = false;
+  // Every input comes at the current time (no feeder hands packets over ahead of time) and
+  // the queue is the plain FIFO: the real-time view is the admission view, so the queue
+  // integral and period maximum are kept as packets are admitted and start, and a refresh
+  // only advances the admission view to now (no second walk over the slots).
+  bool eager_view_ = false;
   bool last_early_drop_ = false;  // admit()'s reason for its last refusal
   bool red_marked_ = false;       // admit_modelled(): RED marked the packet it admitted
   Duration wire_delay_;
   double pipe_ps_per_byte_ = 0;  // a pipe's transmission time per byte (utilization)
   std::unique_ptr<Cold> cold_;
   MemberEvent<Link, &Link::on_delivery> delivery_event_{this};
-  // The first loss change not yet due (cold_->loss_changes), and the latest arrival taken.
+  // The first loss change not yet due (cold_->loss_changes).
   Time next_loss_change_ = Time::never();
-  Time last_in_ = Time::zero();
 
   // Slots [head_, tail_) are live; indices grow monotonically and wrap by mask_.
   std::vector<Slot> ring_;
@@ -424,6 +435,7 @@ class alignas(16) Link final : public PacketSink {
   uint64_t queued_pkts_ = 0;
   uint64_t queued_bytes_ = 0;
   uint64_t period_max_queue_ = 0;
+  uint64_t waiting_end_ = 0;       // one past the last slot admitted to wait (advance_view)
   uint64_t chained_ = 0;           // slots handed on chained: departed at their out() (counters())
   uint64_t marks_admitted_ = 0;    // slots admitted marked CE: counted at their arrival (counters())
   Time next_due_ = Time::never();  // sync() has nothing to do before this time
