@@ -57,8 +57,13 @@ void TcpReceiver::receive(net::Packet* p) {
     }
     if (had_holes || !delayed_ack_ || ++unacked_segments_ >= 2) {
       send_ack();
-    } else if (!delack_timer_.scheduled()) {
-      sim_.schedule_in(delack_timer_, cfg_->delayed_ack_timeout);
+    } else {
+      // The first segment held back: its ACK is due after the timeout. A timer still
+      // pending from an earlier held-back segment (acknowledged since) fires earlier and
+      // moves on to this deadline (on_delack_timer): no cancel and re-file per ACK.
+      delack_due_ = sim_.now() + cfg_->delayed_ack_timeout;
+      if (!delack_timer_.scheduled())
+        sim_.schedule_at(delack_timer_, delack_due_);
     }
     return;
   }
@@ -68,14 +73,16 @@ void TcpReceiver::receive(net::Packet* p) {
 }
 
 void TcpReceiver::on_delack_timer() {
-  if (unacked_segments_ > 0)
+  if (unacked_segments_ == 0)  // its segment was acknowledged since: nothing held back
+    return;
+  if (sim_.now() < delack_due_)  // armed for a segment acknowledged since: the held one's deadline
+    sim_.schedule_at(delack_timer_, delack_due_);
+  else
     send_ack();
 }
 
 void TcpReceiver::send_ack() {
-  if (delack_timer_.scheduled())
-    sim_.cancel(delack_timer_);
-  unacked_segments_ = 0;
+  unacked_segments_ = 0;  // a pending timer finds nothing held back (on_delack_timer)
   net::Packet* a = pool_.acquire();
   a->route = ack_route_;
   a->size_bytes = ack_size_;

@@ -89,7 +89,11 @@ TEST_CASE("sender cold state: a sender with its switches off is smaller than one
   // estimator held the timed segment of rtt_every_ack false (16 bytes, 8 of them padding
   // reused).
   CHECK(sizeof(tcp::TcpSender) <= 896);
-  CHECK(sizeof(tcp::TcpReceiver) <= 256);  // 368 with its own copy; 264 with a vector of free SACK ranges
+  // Receiver: 368 with its own copy of the settings; 264 with a vector of free SACK ranges;
+  // 256 without, then 264 with the delayed ACK's deadline (a timer left pending instead of
+  // cancelled per ACK). Each is allocated on its own, and glibc serves 249-264 bytes from
+  // the same 272-byte chunk, so 256 and 264 cost the same.
+  CHECK(sizeof(tcp::TcpReceiver) <= 264);
 }
 
 namespace {

@@ -66,6 +66,7 @@ class TcpReceiver final : public net::PacketSink {
   uint64_t last_ooo_seq_ = UINT64_MAX;  // the arrival that triggered this ACK, if out of order
   uint32_t unacked_segments_ = 0;
   const uint32_t ack_size_;  // cfg.ack_size, and the two below: read per segment, kept out of cfg_
+  Time delack_due_;  // when the held-back segment's ACK is due (unacked_segments_ > 0)
   Time echo_;
   bool echo_retransmission_ = false;
   EcnEcho ecn_;
