@@ -66,15 +66,14 @@ void EventQueue::file(Event& ev, uint64_t f) {
   }
 }
 
-// Inserts `ev` into its fine bucket after the last event not later than it. Precondition:
-// its seq is larger than those of the bucket's events (true for a fresh schedule, and for
-// a period poured in seq order into an empty fine wheel).
+// Inserts `ev` into its fine bucket after the last event before it in (time, seq) order
+// (a fresh schedule has the largest seq yet: after the last event not later than it).
 void EventQueue::insert_fine(Event& ev, uint64_t f) {
   const auto b = static_cast<uint32_t>(f) & (kFineN - 1);
   Bucket& bk = fine_[b];
   ev.index_ = Event::kInWheel;
   Event* after = bk.tail;
-  while (after != nullptr && after->time_ > ev.time_)
+  while (after != nullptr && (after->time_ > ev.time_ || (after->time_ == ev.time_ && after->seq_ > ev.seq_)))
     after = after->prev_;
   ev.prev_ = after;
   if (after != nullptr) {

@@ -60,10 +60,22 @@ void TcpReceiver::receive(net::Packet* p) {
     } else {
       // The first segment held back: its ACK is due after the timeout. A timer still
       // pending from an earlier held-back segment (acknowledged since) fires earlier and
-      // moves on to this deadline (on_delack_timer): no cancel and re-file per ACK.
+      // moves on to this deadline (on_delack_timer): no cancel and re-file per ACK. The
+      // seq it then takes is reserved now, so it fires among simultaneous events exactly
+      // where a timer armed now would.
       delack_due_ = sim_.now() + cfg_->delayed_ack_timeout;
-      if (!delack_timer_.scheduled())
+      if (!delack_timer_.scheduled()) {
         sim_.schedule_at(delack_timer_, delack_due_);
+      } else {
+        const uint64_t seq = sim_.reserve_seq();
+        const uint64_t gap = seq - delack_timer_.seq();
+        if (gap <= UINT32_MAX) {
+          delack_seq_gap_ = static_cast<uint32_t>(gap);
+        } else {  // a timeout longer than 2^32 events: move the timer now
+          sim_.cancel(delack_timer_);
+          sim_.schedule_reserved(delack_timer_, delack_due_, seq);
+        }
+      }
     }
     return;
   }
@@ -76,7 +88,7 @@ void TcpReceiver::on_delack_timer() {
   if (unacked_segments_ == 0)  // its segment was acknowledged since: nothing held back
     return;
   if (sim_.now() < delack_due_)  // armed for a segment acknowledged since: the held one's deadline
-    sim_.schedule_at(delack_timer_, delack_due_);
+    sim_.schedule_reserved(delack_timer_, delack_due_, delack_timer_.seq() + delack_seq_gap_);
   else
     send_ack();
 }

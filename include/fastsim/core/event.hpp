@@ -33,6 +33,8 @@ class Event {
 
   [[nodiscard]] bool scheduled() const { return index_ != kNotScheduled; }
   [[nodiscard]] Time time() const { return time_; }
+  /// Tie-break order among simultaneous events (the queue's counter when it was filed).
+  [[nodiscard]] uint64_t seq() const { return seq_; }
 
  private:
   friend class EventQueue;

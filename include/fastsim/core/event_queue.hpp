@@ -4,8 +4,9 @@
 //   were scheduled (ns-3's (time, uid) tie-break): runs are reproducible.
 // - Fine wheel: 4096 buckets of 2^20 ps (~1.05 us) covering the current period of 2^32 ps
 //   (~4.3 ms, aligned). A bucket is an intrusive doubly-linked list kept sorted by
-//   (time, seq); as every insertion carries the largest seq yet, it is placed after the
-//   last event not later than it (almost always the tail: buckets hold 0-2 events).
+//   (time, seq); an insertion usually carries the largest seq yet, so it is placed after
+//   the last event not later than it (almost always the tail: buckets hold 0-2 events);
+//   one with a reserved (older) seq goes before the simultaneous events with larger seqs.
 //   A two-level bitmap finds the next occupied bucket with two bit scans.
 // - Coarse wheel: 1024 buckets, one per later period (~4.4 s ahead in all), unsorted
 //   lists in scheduling (= seq) order. When the fine wheel runs dry, the next occupied
@@ -55,6 +56,18 @@ class EventQueue {
     assert(!ev.scheduled());
     ++size_;
     place(ev, t);
+  }
+  /// Takes the seq the next schedule would get, for schedule_reserved().
+  uint64_t reserve_seq() { return next_seq_++; }
+  /// Files `ev` (not pending) at `t` with a `seq` taken earlier by reserve_seq(): among
+  /// simultaneous events it fires where an event scheduled when that seq was taken would.
+  void schedule_reserved(Event& ev, Time t, uint64_t seq) {
+    assert(!ev.scheduled() && seq < next_seq_);
+    ++size_;
+    ev.time_ = t;
+    ev.seq_ = seq;
+    ev.queue_ = this;
+    file(ev, fine_index(t));
   }
   /// Removes `ev` if pending; no-op otherwise.
   void cancel(Event& ev);

@@ -39,6 +39,14 @@ class Simulator {
     assert(t >= now_);
     queue_.schedule_unpending(ev, t);
   }
+  /// Takes a tie-break seq now for an event filed later with schedule_reserved().
+  uint64_t reserve_seq() { return queue_.reserve_seq(); }
+  /// Files `ev` (not pending) at `t` (>= now, asserted in debug builds) with a seq from
+  /// reserve_seq(): it fires among simultaneous events as if scheduled when the seq was taken.
+  void schedule_reserved(Event& ev, Time t, uint64_t seq) {
+    assert(t >= now_);
+    queue_.schedule_reserved(ev, t, seq);
+  }
   void cancel(Event& ev) { queue_.cancel(ev); }
   /// Unschedules every pending event: call before destroying the components that own
   /// events, so none of them is left in the queue whatever the destruction order.

@@ -64,7 +64,9 @@ class TcpReceiver final : public net::PacketSink {
   uint64_t rcv_nxt_ = 0;
   ReceiveRanges ranges_;                // out-of-order data above rcv_nxt_
   uint64_t last_ooo_seq_ = UINT64_MAX;  // the arrival that triggered this ACK, if out of order
-  uint32_t unacked_segments_ = 0;
+  // reserve_seq() less the pending delayed-ACK timer's seq, taken when a segment is held
+  // back while the timer is still pending for an acknowledged one (on_delack_timer()).
+  uint32_t delack_seq_gap_ = 0;
   const uint32_t ack_size_;  // cfg.ack_size, and the two below: read per segment, kept out of cfg_
   Time delack_due_;  // when the held-back segment's ACK is due (unacked_segments_ > 0)
   Time echo_;
@@ -72,6 +74,7 @@ class TcpReceiver final : public net::PacketSink {
   EcnEcho ecn_;
   const bool sack_;
   const bool delayed_ack_;
+  uint8_t unacked_segments_ = 0;  // 0, 1 (held back) or 2 (acknowledged at once)
   ReceiverCounters counters_;
 };
 
