@@ -38,11 +38,11 @@ void TcpReceiver::receive(net::Packet* p) {
   echo_ = p->echo;
   echo_retransmission_ = p->retransmission;
   const uint64_t seq = p->seq;
-  pool_.release(p);
   last_ooo_seq_ = kNone;
-
+  // The segment's packet becomes its ACK, if one goes out now (what releasing it and
+  // taking a packet from the pool's LIFO free list would give, without the list).
   if (seq < rcv_nxt_) {  // duplicate of delivered data: ACK at once
-    send_ack();
+    send_ack(p);
     return;
   }
   if (seq == rcv_nxt_) {
@@ -56,8 +56,9 @@ void TcpReceiver::receive(net::Packet* p) {
       ranges_.pop_front();
     }
     if (had_holes || !delayed_ack_ || ++unacked_segments_ >= 2) {
-      send_ack();
+      send_ack(p);
     } else {
+      pool_.release(p);
       // The first segment held back: its ACK is due after the timeout. A timer still
       // pending from an earlier held-back segment (acknowledged since) fires earlier and
       // moves on to this deadline (on_delack_timer): no cancel and re-file per ACK. The
@@ -81,7 +82,7 @@ void TcpReceiver::receive(net::Packet* p) {
   }
   ranges_.add(seq);
   last_ooo_seq_ = seq;
-  send_ack();
+  send_ack(p);
 }
 
 void TcpReceiver::on_delack_timer() {
@@ -93,9 +94,9 @@ void TcpReceiver::on_delack_timer() {
     send_ack();
 }
 
-void TcpReceiver::send_ack() {
+void TcpReceiver::send_ack(net::Packet* reuse) {
   unacked_segments_ = 0;  // a pending timer finds nothing held back (on_delack_timer)
-  net::Packet* a = pool_.acquire();
+  net::Packet* a = reuse != nullptr ? pool_.renew(reuse) : pool_.acquire();
   a->route = ack_route_;
   a->size_bytes = ack_size_;
   a->is_ack = true;

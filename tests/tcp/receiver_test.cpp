@@ -88,6 +88,56 @@ TEST_CASE("delayed ACK: every second segment, or the timer for a lone one", "[tc
   CHECK(h.log.acks.size() == 2);
 }
 
+TEST_CASE("delayed ACK: a timer left pending from an acknowledged segment moves on to the held one's deadline",
+          "[tcp][receiver]") {
+  // Segment 0 at 0 ms arms the 40-ms timer; segment 1 at 10 ms is acknowledged at once, and
+  // the timer stays pending; segment 2 at 25 ms is held back: its ACK is due at 65 ms,
+  // not at 40 ms when the old timer fires. Among events due at 65 ms, the ACK goes after
+  // those scheduled before 25 ms and before those scheduled after, as a timer armed at
+  // 25 ms would.
+  Harness h(false);
+  std::vector<int> order;
+  struct Marker final : Event {
+    int id;
+    std::vector<int>* order;
+    Marker(int i, std::vector<int>* o) : id(i), order(o) {}
+    void fire() override { order->push_back(id); }
+  };
+  struct AckMark final : net::PacketSink {
+    AckLog* log;
+    std::vector<int>* order;
+    void receive(net::Packet* p) override {
+      order->push_back(-1);
+      log->receive(p);
+    }
+  };
+  AckMark mark;
+  mark.log = &h.log;
+  mark.order = &order;
+  h.rx = std::make_unique<tcp::TcpReceiver>(h.sim, h.pool, h.cfg, &h.ack_route, mark);
+  Marker early(1, &order), late(2, &order);
+  const Time due = Time::at(Duration::milliseconds(65));
+  h.data(0, 0);
+  h.advance_ms(10);
+  h.data(1, 10);
+  REQUIRE(h.log.acks.size() == 1);
+  h.advance_ms(10);  // 20 ms
+  h.sim.schedule_at(early, due);
+  h.advance_ms(5);  // 25 ms
+  h.data(2, 25);
+  h.advance_ms(5);  // 30 ms
+  h.sim.schedule_at(late, due);
+  h.advance_ms(34);  // 64 ms: the old timer fired at 40 ms and sent nothing
+  CHECK(h.log.acks.size() == 1);
+  h.advance_ms(2);
+  REQUIRE(h.log.acks.size() == 2);
+  CHECK(h.log.acks[1].at == due);
+  CHECK(h.log.acks[1].ack == 3);
+  CHECK(order == std::vector<int>{-1, 1, -1, 2});  // the first ACK (10 ms), then the ties at 65 ms
+  h.advance_ms(200);
+  CHECK(h.log.acks.size() == 2);
+}
+
 TEST_CASE("without delayed ACK every segment is acknowledged", "[tcp][receiver]") {
   Harness h(false, false);
   for (uint64_t s = 0; s < 5; ++s)

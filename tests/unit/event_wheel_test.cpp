@@ -60,3 +60,25 @@ TEST_CASE("a run that stops before the next occupied period keeps the order", "[
   CHECK(log == std::vector<int>{3, 2, 1, 4});
   CHECK(sim.pending() == 0);
 }
+
+TEST_CASE("an event filed with a reserved seq fires where one scheduled at the reservation would",
+          "[engine][wheel]") {
+  // Ties at time t among events scheduled before the reservation (0, 1), the reserved one
+  // (2) and events scheduled after it (3, 4): in the fine wheel, the coarse wheel and the
+  // far heap (the reserved event is filed last, after every other).
+  for (const int64_t ahead : {int64_t{5000}, 3 * kPeriod, 10 * kSpan}) {
+    Simulator sim;
+    std::vector<int> log;
+    Recorder before1(0, &log), before2(1, &log), reserved(2, &log), after1(3, &log), after2(4, &log);
+    const Time t = Time::from_ps(ahead);
+    sim.schedule_at(before1, t);
+    sim.schedule_at(before2, t);
+    const uint64_t seq = sim.reserve_seq();
+    sim.schedule_at(after1, t);
+    sim.schedule_at(after2, t);
+    sim.schedule_reserved(reserved, t, seq);
+    sim.run_until(t + Duration::seconds_int(1));
+    INFO("ahead " << ahead << " ps");
+    CHECK(log == std::vector<int>{0, 1, 2, 3, 4});
+  }
+}

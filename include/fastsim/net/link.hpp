@@ -61,7 +61,11 @@
 //   full (before it would grow): the real-time view walks the slots that arrived or started
 //   since (one visit per arrival, starting the waiting packets before it), adding the queue
 //   integral's terms in time order as a per-change update would, and keeps the period's
-//   largest queue (the run's is the largest period's, folded when read). Packets leave in
+//   largest queue (the run's is the largest period's, folded when read). A chained link whose
+//   view has nothing waiting in or ahead of it jumps its cursors instead (no term to add). A
+//   plain FIFO with no feeder takes every packet at its arrival time, so its real-time view
+//   is the admission view: the same terms are added, in the same order, as packets are
+//   admitted and start, and a read only brings the admission view to now. Packets leave in
 //   ring order: the slots freed are a prefix found without walking it; chained departures,
 //   ECN marks and a FIFO's bytes sent and busy time are sums taken at admission less the
 //   ring's suffix not yet past. Between reads the packet path only does what others observe

@@ -23,6 +23,11 @@ class PacketPool {
     return p;
   }
   void release(Packet* p) { free_.push_back(p); }
+  /// `p` (handed out) reset as acquire() resets a packet: release() then acquire() in one.
+  Packet* renew(Packet* p) {
+    *p = Packet{};
+    return p;
+  }
   /// Packets currently handed out.
   [[nodiscard]] size_t live() const { return capacity() - free_.size(); }
   [[nodiscard]] size_t capacity() const { return chunks_.size() * kChunk; }

@@ -52,7 +52,8 @@ class TcpReceiver final : public net::PacketSink {
 
  private:
   void on_delack_timer();
-  void send_ack();
+  /// Sends an ACK in `reuse` (a packet of the receiver's, reset) or in one from the pool.
+  void send_ack(net::Packet* reuse = nullptr);
 
   Simulator& sim_;
   net::PacketPool& pool_;
