@@ -67,6 +67,7 @@ void TcpReceiver::receive(net::Packet* p) {
       delack_due_ = sim_.now() + cfg_->delayed_ack_timeout;
       if (!delack_timer_.scheduled()) {
         sim_.schedule_at(delack_timer_, delack_due_);
+        delack_seq_gap_ = 0;
       } else {
         const uint64_t seq = sim_.reserve_seq();
         const uint64_t gap = seq - delack_timer_.seq();
@@ -75,6 +76,7 @@ void TcpReceiver::receive(net::Packet* p) {
         } else {  // a timeout longer than 2^32 events: move the timer now
           sim_.cancel(delack_timer_);
           sim_.schedule_reserved(delack_timer_, delack_due_, seq);
+          delack_seq_gap_ = 0;
         }
       }
     }
@@ -86,12 +88,20 @@ void TcpReceiver::receive(net::Packet* p) {
 }
 
 void TcpReceiver::on_delack_timer() {
-  if (unacked_segments_ == 0)  // its segment was acknowledged since: nothing held back
+  if (unacked_segments_ == 0) {  // its segment was acknowledged since: nothing held back
+    delack_seq_gap_ = 0;
     return;
-  if (sim_.now() < delack_due_)  // armed for a segment acknowledged since: the held one's deadline
-    sim_.schedule_reserved(delack_timer_, delack_due_, delack_timer_.seq() + delack_seq_gap_);
-  else
+  }
+  if (delack_seq_gap_ != 0) {
+    // Armed for a segment acknowledged since: on to the held one's deadline (possibly now)
+    // with the seq reserved when it was held back, so that it fires where a timer armed
+    // then would among simultaneous events.
+    const uint64_t seq = delack_timer_.seq() + delack_seq_gap_;
+    delack_seq_gap_ = 0;
+    sim_.schedule_reserved(delack_timer_, delack_due_, seq);
+  } else {
     send_ack();
+  }
 }
 
 void TcpReceiver::send_ack(net::Packet* reuse) {

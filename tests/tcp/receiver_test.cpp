@@ -138,6 +138,46 @@ TEST_CASE("delayed ACK: a timer left pending from an acknowledged segment moves 
   CHECK(h.log.acks.size() == 2);
 }
 
+TEST_CASE("delayed ACK: a held segment due when the pending timer fires still takes its own tie order",
+          "[tcp][receiver]") {
+  // Three segments at the same instant (a pipe's batch): 0 arms the timer, 1 is ACKed, 2
+  // is held with the same deadline as the pending timer. A marker scheduled between 0 and
+  // 2 for that deadline fires before the ACK, as with a timer armed at segment 2.
+  Harness h(false);
+  std::vector<int> order;
+  struct Marker final : Event {
+    std::vector<int>* order;
+    explicit Marker(std::vector<int>* o) : order(o) {}
+    void fire() override { order->push_back(1); }
+  };
+  struct AckMark final : net::PacketSink {
+    AckLog* log;
+    std::vector<int>* order;
+    void receive(net::Packet* p) override {
+      order->push_back(-1);
+      log->receive(p);
+    }
+  };
+  AckMark mark;
+  mark.log = &h.log;
+  mark.order = &order;
+  h.rx = std::make_unique<tcp::TcpReceiver>(h.sim, h.pool, h.cfg, &h.ack_route, mark);
+  Marker marker(&order);
+  const Time due = Time::at(Duration::milliseconds(40));
+  h.data(0, 0);
+  h.sim.schedule_at(marker, due);
+  h.data(1, 0);
+  REQUIRE(h.log.acks.size() == 1);
+  h.data(2, 0);
+  h.advance_ms(41);
+  REQUIRE(h.log.acks.size() == 2);
+  CHECK(h.log.acks[1].at == due);
+  CHECK(h.log.acks[1].ack == 3);
+  CHECK(order == std::vector<int>{-1, 1, -1});  // the immediate ACK, the marker, the delayed ACK
+  h.advance_ms(200);
+  CHECK(h.log.acks.size() == 2);
+}
+
 TEST_CASE("without delayed ACK every segment is acknowledged", "[tcp][receiver]") {
   Harness h(false, false);
   for (uint64_t s = 0; s < 5; ++s)
