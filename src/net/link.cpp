@@ -373,7 +373,6 @@ void Link::enter_elsewhere(Packet* p) {
   cold_->aqm->accept(p);
 }
 
-
 std::optional<Time> Link::full_until(uint32_t bytes) {
   const Time now = sim_.now();
   if (modelled_ || feeder_ != nullptr || busy_until_ <= now)

@@ -58,6 +58,27 @@ struct Harness {
   void advance_ms(int64_t ms) { sim.run_until(sim.now() + Duration::milliseconds(ms)); }
 };
 
+/// Event that appends its id to a shared order log.
+struct Marker final : Event {
+  int id;
+  std::vector<int>* order;
+  Marker(int i, std::vector<int>* o) : id(i), order(o) {}
+  void fire() override { order->push_back(id); }
+};
+
+/// Becomes the harness receiver's first hop: each ACK appends -1 to the order log, then is recorded.
+struct OrderedAcks final : net::PacketSink {
+  AckLog* log;
+  std::vector<int>* order;
+  OrderedAcks(Harness& h, std::vector<int>& o) : log(&h.log), order(&o) {
+    h.rx = std::make_unique<tcp::TcpReceiver>(h.sim, h.pool, h.cfg, &h.ack_route, *this);
+  }
+  void receive(net::Packet* p) override {
+    order->push_back(-1);
+    log->receive(p);
+  }
+};
+
 bool same(const std::vector<net::SackBlock>& a, const std::vector<std::pair<uint64_t, uint64_t>>& b) {
   if (a.size() != b.size())
     return false;
@@ -97,24 +118,7 @@ TEST_CASE("delayed ACK: a timer left pending from an acknowledged segment moves 
   // 25 ms would.
   Harness h(false);
   std::vector<int> order;
-  struct Marker final : Event {
-    int id;
-    std::vector<int>* order;
-    Marker(int i, std::vector<int>* o) : id(i), order(o) {}
-    void fire() override { order->push_back(id); }
-  };
-  struct AckMark final : net::PacketSink {
-    AckLog* log;
-    std::vector<int>* order;
-    void receive(net::Packet* p) override {
-      order->push_back(-1);
-      log->receive(p);
-    }
-  };
-  AckMark mark;
-  mark.log = &h.log;
-  mark.order = &order;
-  h.rx = std::make_unique<tcp::TcpReceiver>(h.sim, h.pool, h.cfg, &h.ack_route, mark);
+  OrderedAcks mark(h, order);
   Marker early(1, &order), late(2, &order);
   const Time due = Time::at(Duration::milliseconds(65));
   h.data(0, 0);
@@ -145,24 +149,8 @@ TEST_CASE("delayed ACK: a held segment due when the pending timer fires still ta
   // 2 for that deadline fires before the ACK, as with a timer armed at segment 2.
   Harness h(false);
   std::vector<int> order;
-  struct Marker final : Event {
-    std::vector<int>* order;
-    explicit Marker(std::vector<int>* o) : order(o) {}
-    void fire() override { order->push_back(1); }
-  };
-  struct AckMark final : net::PacketSink {
-    AckLog* log;
-    std::vector<int>* order;
-    void receive(net::Packet* p) override {
-      order->push_back(-1);
-      log->receive(p);
-    }
-  };
-  AckMark mark;
-  mark.log = &h.log;
-  mark.order = &order;
-  h.rx = std::make_unique<tcp::TcpReceiver>(h.sim, h.pool, h.cfg, &h.ack_route, mark);
-  Marker marker(&order);
+  OrderedAcks mark(h, order);
+  Marker marker(1, &order);
   const Time due = Time::at(Duration::milliseconds(40));
   h.data(0, 0);
   h.sim.schedule_at(marker, due);

@@ -61,8 +61,7 @@ TEST_CASE("a run that stops before the next occupied period keeps the order", "[
   CHECK(sim.pending() == 0);
 }
 
-TEST_CASE("an event filed with a reserved seq fires where one scheduled at the reservation would",
-          "[engine][wheel]") {
+TEST_CASE("an event filed with a reserved seq fires where one scheduled at the reservation would", "[engine][wheel]") {
   // Ties at time t among events scheduled before the reservation (0, 1), the reserved one
   // (2) and events scheduled after it (3, 4): in the fine wheel, the coarse wheel and the
   // far heap (the reserved event is filed last, after every other).

@@ -306,7 +306,9 @@ class alignas(16) Link final : public PacketSink {
   [[gnu::always_inline]] static double queue_area_term(uint64_t queued, Time since, Time t) {
     return static_cast<double>(static_cast<int64_t>(queued)) * (t - since).to_seconds();
   }
-  [[gnu::always_inline]] void integrate_queue(Time t) { add_area(queued_pkts_, t); }
+  [[gnu::always_inline]] void integrate_queue(Time t) {
+    add_area(queued_pkts_, t);
+  }
   /// Serialization time of `bytes` at the link's rate, memoized for the last two sizes
   /// (a link carries mostly data packets, ACKs, or both).
   [[nodiscard]] Duration tx_time(uint32_t bytes) const {

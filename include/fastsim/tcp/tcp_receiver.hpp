@@ -69,7 +69,7 @@ class TcpReceiver final : public net::PacketSink {
   // back while the timer is still pending for an acknowledged one (on_delack_timer()).
   uint32_t delack_seq_gap_ = 0;
   const uint32_t ack_size_;  // cfg.ack_size, and the two below: read per segment, kept out of cfg_
-  Time delack_due_;  // when the held-back segment's ACK is due (unacked_segments_ > 0)
+  Time delack_due_;          // when the held-back segment's ACK is due (unacked_segments_ > 0)
   Time echo_;
   bool echo_retransmission_ = false;
   EcnEcho ecn_;
