@@ -69,13 +69,13 @@ void TcpReceiver::receive(net::Packet* p) {
         sim_.schedule_at(delack_timer_, delack_due_);
         delack_seq_gap_ = 0;
       } else {
-        const uint64_t seq = sim_.reserve_seq();
-        const uint64_t gap = seq - delack_timer_.seq();
+        const uint64_t reserved = sim_.reserve_seq();
+        const uint64_t gap = reserved - delack_timer_.seq();
         if (gap <= UINT32_MAX) {
           delack_seq_gap_ = static_cast<uint32_t>(gap);
         } else {  // a timeout longer than 2^32 events: move the timer now
           sim_.cancel(delack_timer_);
-          sim_.schedule_reserved(delack_timer_, delack_due_, seq);
+          sim_.schedule_reserved(delack_timer_, delack_due_, reserved);
           delack_seq_gap_ = 0;
         }
       }
