@@ -2,7 +2,8 @@
 // I/O error) is reported with the file and the OS error, never aborts, leaves no
 // temporary behind and never destroys the previous good result; a killed run's stale
 // temporaries are cleaned by the next run. The full disk is /dev/full behind the
-// temporary's name for one file, and a small tmpfs for a whole run (skipped, with a
+// temporary's name for one file, and a small tmpfs for a whole run, and a tmpfs
+// remounted read-only for a folder that can no longer be written (skipped, with a
 // warning, where the machine does not allow mounting).
 #include <catch2/catch.hpp>
 
@@ -111,6 +112,38 @@ TEST_CASE("a run that fills the disk exits 3 naming the file; the previous resul
   CHECK_THAT(full.output, Catch::Contains("No space left on device"));
   CHECK_THAT(full.output, Catch::Contains(out.string()));
   CHECK(fastsim::testing::run_outputs(out, {}) == before);  // byte for byte, and no temporary left
+  ::umount(mnt.c_str());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a run into a folder that became read-only exits 3 naming it; the previous result stays",
+          "[outputs][reliability]") {
+  // Root ignores permission bits, so the folder is made read-only the way a remounted or
+  // failing disk does it: a tmpfs remounted read-only between the two runs.
+  const fs::path dir = fastsim::testing::temp_dir("read-only");
+  const fs::path mnt = dir / "mnt";
+  fs::create_directories(mnt);
+  if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=1m") != 0) {
+    WARN("cannot mount a tmpfs here (" << std::strerror(errno) << "): read-only run not tested");
+    fs::remove_all(dir);
+    return;
+  }
+  const fs::path out = mnt / "out";
+  const std::string scenario = scenario_file(dir, "small", "1s");
+  const auto good =
+      run_command(std::string(FASTSIM_BINARY) + " run " + scenario + " --out " + out.string() + " --quiet");
+  INFO(good.output);
+  REQUIRE(good.exit_code == 0);
+  const auto before = fastsim::testing::run_outputs(out, {});
+  REQUIRE(before.size() == 4);
+  REQUIRE(::mount("tmpfs", mnt.c_str(), "tmpfs", MS_REMOUNT | MS_RDONLY, "size=1m") == 0);
+  const auto refused =
+      run_command(std::string(FASTSIM_BINARY) + " run " + scenario + " --out " + out.string() + " --quiet");
+  INFO(refused.output);
+  CHECK(refused.exit_code == 3);
+  CHECK_THAT(refused.output, Catch::Contains("Read-only file system"));
+  CHECK_THAT(refused.output, Catch::Contains(out.string()));
+  CHECK(fastsim::testing::run_outputs(out, {}) == before);
   ::umount(mnt.c_str());
   fs::remove_all(dir);
 }
