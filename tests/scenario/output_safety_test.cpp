@@ -65,6 +65,16 @@ std::string scenario_file(const fs::path& dir, const std::string& name, const st
                                  {"id": "b", "algorithm": "reno", "rtt": "80ms"}]})";
   return p.string();
 }
+
+/// Mounts a tmpfs of `size` on `mnt` (created); false, with a warning naming what goes
+/// untested, where the machine does not allow mounting.
+bool mount_tmpfs(const fs::path& mnt, const char* size, const char* untested) {
+  fs::create_directories(mnt);
+  if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, size) == 0)
+    return true;
+  WARN("cannot mount a tmpfs here (" << std::strerror(errno) << "): " << untested << " not tested");
+  return false;
+}
 }  // namespace
 
 TEST_CASE("a killed run's temporaries are removed by the next run; stale traces go", "[outputs][reliability]") {
@@ -90,9 +100,7 @@ TEST_CASE("a run that fills the disk exits 3 naming the file; the previous resul
           "[outputs][reliability]") {
   const fs::path dir = fastsim::testing::temp_dir("full-disk");
   const fs::path mnt = dir / "mnt";
-  fs::create_directories(mnt);
-  if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=96k") != 0) {
-    WARN("cannot mount a tmpfs here (" << std::strerror(errno) << "): full-disk run not tested");
+  if (!mount_tmpfs(mnt, "size=96k", "full-disk run")) {
     fs::remove_all(dir);
     return;
   }
@@ -122,9 +130,7 @@ TEST_CASE("a run into a folder that became read-only exits 3 naming it; the prev
   // failing disk does it: a tmpfs remounted read-only between the two runs.
   const fs::path dir = fastsim::testing::temp_dir("read-only");
   const fs::path mnt = dir / "mnt";
-  fs::create_directories(mnt);
-  if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "size=1m") != 0) {
-    WARN("cannot mount a tmpfs here (" << std::strerror(errno) << "): read-only run not tested");
+  if (!mount_tmpfs(mnt, "size=1m", "read-only run")) {
     fs::remove_all(dir);
     return;
   }
