@@ -74,8 +74,10 @@ Link::Cold& Link::cold() {
 }
 
 void Link::update_plain() {
-  plain_ = !modelled_ && !may_mark_ && !may_lose_ && (cold_ == nullptr || cold_->observer == nullptr) &&
-           next_loss_change_ == Time::never();
+  const bool no_extras =
+      !may_lose_ && (cold_ == nullptr || cold_->observer == nullptr) && next_loss_change_ == Time::never();
+  plain_ = no_extras && !modelled_ && !may_mark_;
+  plain_pipe_ = no_extras && pipe_mode_ && !cold_->red && cold_->mark_threshold == UINT64_MAX;
 }
 
 void Link::set_observer(PacketObserver* observer, uint32_t object) {
@@ -309,19 +311,26 @@ void Link::drop(Packet* p, Time in, bool early) {
   head_ = head;
 }
 
+template <bool kPipe>
+[[gnu::always_inline]] inline void Link::advance_eager_view(Time in) {
+  // Each waiting packet that starts by `in` ends a term of the queue integral, in time
+  // order, as advance_view() would add it (and a pipe's service, as it would count it).
+  while (admit_ < tail_) {
+    const Slot& s = slot(admit_);
+    if (s.tx_start > in)
+      break;
+    add_area(admit_queue_pkts_, s.tx_start);
+    if (kPipe)
+      serve(s);
+    --admit_queue_pkts_;
+    admit_queue_bytes_ -= s.size;
+    ++admit_;
+  }
+}
+
 [[gnu::always_inline]] inline void Link::advance_admission(Time in) {
   if (eager_view_) {
-    // Each waiting packet that starts by `in` ends a term of the queue integral, in time
-    // order, as advance_view() would add it.
-    while (admit_ < tail_) {
-      const Slot& s = slot(admit_);
-      if (s.tx_start > in)
-        break;
-      add_area(admit_queue_pkts_, s.tx_start);
-      --admit_queue_pkts_;
-      admit_queue_bytes_ -= s.size;
-      ++admit_;
-    }
+    advance_eager_view<false>(in);
     return;
   }
   while (admit_ < tail_) {
@@ -338,7 +347,10 @@ void Link::sync_due(Time now) {
   if (eager_view_) {
     // The admission view brought to now is the real-time view (every input came at its
     // own time, so no chained drop is ahead and every slot has arrived).
-    advance_admission(now);
+    if (pipe_mode_)
+      advance_eager_view<true>(now);
+    else
+      advance_eager_view<false>(now);
     arrived_ = tail_;
     started_ = admit_;
     queued_pkts_ = admit_queue_pkts_;
@@ -429,23 +441,41 @@ void Link::apply_loss_changes(Time in) {
 
 void Link::accept(Packet* p, Time in) {
   if (plain_) [[likely]]
-    accept_as<true>(p, in);
+    accept_as<true, false>(p, in);
+  else if (plain_pipe_)
+    accept_as<false, true>(p, in);
   else
-    accept_as<false>(p, in);
+    accept_as<false, false>(p, in);
 }
 
-template <bool kPlain>
+template <bool kPlain, bool kPlainPipe>
 [[gnu::always_inline]] inline void Link::accept_as(Packet* p, Time in) {
+  // Neither a plain FIFO nor a plain pipe: any feature may be on, each is tested.
+  constexpr bool kAny = !kPlain && !kPlainPipe;
   sync();
-  if (!kPlain && in >= next_loss_change_) [[unlikely]]
+  if (kAny && in >= next_loss_change_) [[unlikely]]
     apply_loss_changes(in);
   // Admission is decided at the packet's own arrival time `in`: what waits then.
-  advance_admission(in);
+  if (!kPlain && pipe_mode_ && eager_view_)
+    advance_eager_view<true>(in);
+  else
+    advance_admission(in);
   // The slots the admission and start cursors reach next were written a queue ago.
   __builtin_prefetch(&slot(admit_ + kPrefetchSlots));
   const uint32_t size = p->size_bytes;
   std::optional<Time> start;
-  if (!kPlain && modelled_) [[unlikely]] {
+  if (kPlainPipe) {
+    // The pipe's release, as admit_modelled() finds it without RED.
+    DummynetPipe& pipe = *cold_->pipe;
+    const DummynetPipe::Release release = pipe.next_release(in, size);
+    if (release.at > in && full(size)) {
+      last_early_drop_ = false;
+    } else {
+      pipe.commit(release);
+      busy_until_ = release.at;
+      start = release.at;
+    }
+  } else if (!kPlain && modelled_) [[unlikely]] {
     start = admit_modelled(in, size, p->ecn_capable());
     if (start && !pipe_mode_) {  // RED: what its transmitter serves (as the FIFO's below)
       bytes_admitted_ += size;
@@ -465,7 +495,7 @@ template <bool kPlain>
     }
   }
   if (!start) {
-    if (!kPlain && cold_ != nullptr && cold_->observer != nullptr) [[unlikely]]
+    if (kAny && cold_ != nullptr && cold_->observer != nullptr) [[unlikely]]
       cold_->observer->link_dropped(cold_->observer_object, *p, in, last_early_drop_);
     drop(p, in, last_early_drop_);
     return;
@@ -479,7 +509,7 @@ template <bool kPlain>
   s.size = size;
   // ECN: the step marker sees the packets waiting at `in` (this one not yet counted).
   s.marked = false;
-  if (!kPlain && may_mark_) [[unlikely]] {
+  if (kAny && may_mark_) [[unlikely]] {
     s.marked = (admit_queue_pkts_ >= cold_->mark_threshold && p->ecn_capable()) || (modelled_ && red_marked_);
     if (s.marked) {
       p->mark_ce();
@@ -498,10 +528,13 @@ template <bool kPlain>
     admit_ = tail_;  // everything before has started; this one starts at once
   }
   s.tx_start = *start;
+  // A pipe's packet released on arrival is served now, after those before it (advance_eager_view()).
+  if (!kPlain && pipe_mode_ && eager_view_ && *start == in) [[unlikely]]
+    serve(s);
   // may_lose_ (a loss rate or a loss change) found the cold part made.
-  const bool lost = !kPlain && may_lose_ &&
+  const bool lost = kAny && may_lose_ &&
                     (cold_->injected_losses > 0 || (cfg_.loss_rate > 0.0 && loss_rng().bernoulli(cfg_.loss_rate)));
-  if (!kPlain && cold_ != nullptr && cold_->observer != nullptr) [[unlikely]]
+  if (kAny && cold_ != nullptr && cold_->observer != nullptr) [[unlikely]]
     cold_->observer->link_admitted(cold_->observer_object, *p, in, s.tx_start, out(s), lost);
   if (lost) {
     Cold& c = *cold_;
@@ -526,12 +559,12 @@ template <bool kPlain>
     if (deliver_ == idx)
       deliver_ = tail_;
     ++p->hop;
-    next->accept(p, out(s));
+    next->accept(p, kPlainPipe ? s.tx_start + wire_delay_ : out(s));
     return;
   }
   s.state = SlotState::kPending;
   if (deliver_ == idx)
-    sim_.schedule_at(delivery_event_, out(s));
+    sim_.schedule_at(delivery_event_, kPlainPipe ? s.tx_start + wire_delay_ : out(s));
 }
 
 std::optional<Time> Link::admit_modelled(Time in, uint32_t bytes, bool ecn_capable) {

@@ -63,9 +63,9 @@
 //   integral's terms in time order as a per-change update would, and keeps the period's
 //   largest queue (the run's is the largest period's, folded when read). A chained link whose
 //   view has nothing waiting in or ahead of it jumps its cursors instead (no term to add). A
-//   plain FIFO with no feeder takes every packet at its arrival time, so its real-time view
-//   is the admission view: the same terms are added, in the same order, as packets are
-//   admitted and start, and a read only brings the admission view to now. Packets leave in
+//   link with no feeder (FIFO, RED or pipe) takes every packet at its arrival time, so its
+//   real-time view is the admission view: the same terms are added, in the same order, as
+//   packets are admitted and start, and a read only brings the admission view to now. Packets leave in
 //   ring order: the slots freed are a prefix found without walking it; chained departures,
 //   ECN marks and a FIFO's bytes sent and busy time are sums taken at admission less the
 //   ring's suffix not yet past. Between reads the packet path only does what others observe
@@ -254,20 +254,26 @@ class alignas(16) Link final : public PacketSink {
 
   /// Takes `p` at its arrival time `in` (>= now, non-decreasing over calls).
   void accept(Packet* p, Time in);
-  /// accept() with kPlain: the plain_ case, its feature tests compiled out.
-  template <bool kPlain>
+  /// accept() with kPlain: the plain_ case, its feature tests compiled out; with kPlainPipe
+  /// the plain_pipe_ case (the pipe's admission inline, the other features' tests compiled out).
+  template <bool kPlain, bool kPlainPipe>
   void accept_as(Packet* p, Time in);
-  /// plain_ from the features it sums up.
+  /// plain_ and plain_pipe_ from the features they sum up.
   void update_plain();
   /// eager_view_ from the link's feeder and queue model.
-  void update_eager_view() { eager_view_ = feeder_ == nullptr && !modelled_ && !aqm_mode_; }
+  void update_eager_view() { eager_view_ = feeder_ == nullptr && !aqm_mode_; }
   /// Adds the queue integral's term up to `t` for `queued` waiting packets.
   [[gnu::always_inline]] void add_area(uint64_t queued, Time t) {
     counters_.queue_area += queue_area_term(queued, area_since_, t);
     area_since_ = t;
   }
-  /// Moves the admission view to time `in` (>= every earlier input time).
+  /// Moves the admission view to time `in` (>= every earlier input time); not for a pipe
+  /// with the eager view (advance_eager_view<true>).
   void advance_admission(Time in);
+  /// With eager_view_: moves the admission view, which is the real-time one, to `in`,
+  /// adding the queue integral's terms (and with kPipe a pipe's service) as packets start.
+  template <bool kPipe>
+  void advance_eager_view(Time in);
   void on_delivery();
   /// Does what is due outside the link's own statistics (a chained drop reaching the
   /// link, a lost packet leaving the wire: route counters and the pool see them then).
@@ -402,10 +408,14 @@ class alignas(16) Link final : public PacketSink {
   // None of the rarely set features (a pipe or RED, marking, losses, a loss change to come,
   // an observer): accept() takes its path without their tests.
   bool plain_ = false;
-  // Every input comes at the current time (no feeder hands packets over ahead of time) and
-  // the queue is the plain FIFO: the real-time view is the admission view, so the queue
-  // integral and period maximum are kept as packets are admitted and start, and a refresh
-  // only advances the admission view to now (no second walk over the slots).
+  // A dummynet pipe with none of the other rarely set features (no RED, marking, losses,
+  // loss change, observer): accept() takes the pipe's path without their tests.
+  bool plain_pipe_ = false;
+  // Every input comes at the current time (no feeder hands packets over ahead of time): the
+  // real-time view is the admission view, so the queue integral and period maximum (and a
+  // pipe's service) are kept as packets are admitted and start, and a refresh only advances
+  // the admission view to now (no second walk over the slots). A drop-tail FIFO, RED or a
+  // dummynet pipe alike: each serves in ring order, so the admission cursor is the start one.
   bool eager_view_ = false;
   bool last_early_drop_ = false;  // admit()'s reason for its last refusal
   bool red_marked_ = false;       // admit_modelled(): RED marked the packet it admitted
