@@ -274,6 +274,8 @@ class alignas(16) Link final : public PacketSink {
   /// adding the queue integral's terms (and with kPipe a pipe's service) as packets start.
   template <bool kPipe>
   void advance_eager_view(Time in);
+  /// advance_eager_view<true>(now), out of line (sync_due()'s rare pipe case).
+  void advance_pipe_view(Time now);
   void on_delivery();
   /// Does what is due outside the link's own statistics (a chained drop reaching the
   /// link, a lost packet leaving the wire: route counters and the pool see them then).
