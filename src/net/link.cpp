@@ -443,6 +443,18 @@ void Link::apply_loss_changes(Time in) {
   update_plain();
 }
 
+[[gnu::always_inline]] inline std::optional<Time> Link::admit_to_pipe(Time in, uint32_t bytes) {
+  DummynetPipe& pipe = *cold_->pipe;
+  const DummynetPipe::Release release = pipe.next_release(in, bytes);
+  if (release.at > in && full(bytes)) {
+    last_early_drop_ = false;
+    return std::nullopt;  // the pipe commits its credit only for admitted packets
+  }
+  pipe.commit(release);
+  busy_until_ = release.at;  // a pipe is idle once its last admitted packet is released
+  return release.at;
+}
+
 void Link::accept(Packet* p, Time in) {
   if (plain_) [[likely]]
     accept_as<true, false>(p, in);
@@ -469,16 +481,7 @@ template <bool kPlain, bool kPlainPipe>
   const uint32_t size = p->size_bytes;
   std::optional<Time> start;
   if (kPlainPipe) {
-    // The pipe's release, as admit_modelled() finds it without RED.
-    DummynetPipe& pipe = *cold_->pipe;
-    const DummynetPipe::Release release = pipe.next_release(in, size);
-    if (release.at > in && full(size)) {
-      last_early_drop_ = false;
-    } else {
-      pipe.commit(release);
-      busy_until_ = release.at;
-      start = release.at;
-    }
+    start = admit_to_pipe(in, size);
   } else if (!kPlain && modelled_) [[unlikely]] {
     start = admit_modelled(in, size, p->ecn_capable());
     if (start && !pipe_mode_) {  // RED: what its transmitter serves (as the FIFO's below)
@@ -583,20 +586,12 @@ std::optional<Time> Link::admit_modelled(Time in, uint32_t bytes, bool ecn_capab
   }
   red_marked_ = red == RedVerdict::kMark;
   last_early_drop_ = false;
-  Time start = std::max(in, busy_until_);
-  DummynetPipe::Release release{};  // a pipe commits its credit only for admitted packets
-  if (c.pipe) {
-    release = c.pipe->next_release(in, bytes);
-    start = release.at;
-  }
+  if (c.pipe)
+    return admit_to_pipe(in, bytes);
+  const Time start = std::max(in, busy_until_);
   if (start > in && full(bytes))
     return std::nullopt;
-  if (c.pipe) {
-    c.pipe->commit(release);
-    busy_until_ = start;  // a pipe is idle once its last admitted packet is released
-  } else {
-    busy_until_ = start + tx_time(bytes);
-  }
+  busy_until_ = start + tx_time(bytes);
   return start;
 }
 

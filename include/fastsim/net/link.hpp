@@ -337,6 +337,9 @@ class alignas(16) Link final : public PacketSink {
   /// nullopt if it is dropped at the queue (the plain FIFO is inline in accept()).
   /// RED may mark an `ecn_capable` packet instead (red_marked_).
   std::optional<Time> admit_modelled(Time in, uint32_t bytes, bool ecn_capable);
+  /// A pipe's admission (RED, if any, has admitted the packet): its release tick, or nullopt
+  /// if the buffer refuses it (the pipe's credit then unchanged; not an early drop).
+  std::optional<Time> admit_to_pipe(Time in, uint32_t bytes);
   /// The buffer cannot take one more waiting packet of `bytes` (at the admission time).
   [[nodiscard]] bool full(uint32_t bytes) const {
     return cfg_.buffer.packets != 0 ? admit_queue_pkts_ + 1 > cfg_.buffer.packets
