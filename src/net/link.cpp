@@ -101,9 +101,11 @@ void Link::aqm_visit(bool queued_only, const std::function<void(const Packet&)>&
 }
 
 Duration Link::tx_time_slow(uint32_t bytes) const {
-  memo_[1] = memo_[0];
-  memo_[0] = {bytes, serialization_time(bytes, cfg_.rate)};
-  return memo_[0].tx;
+  memo_.bytes[1] = memo_.bytes[0];
+  memo_.tx[1] = memo_.tx[0];
+  memo_.bytes[0] = bytes;
+  memo_.tx[0] = serialization_time(bytes, cfg_.rate);
+  return memo_.tx[0];
 }
 
 RandomStream& Link::loss_rng() {
@@ -623,6 +625,16 @@ void Link::unexpected_feeder() const {
                   cfg_.id, feeder_->id()));
 }
 
+void Link::check_next_hop(const Packet& p) const {
+  const bool last = p.hop >= p.route->links.size();
+  const bool wrong_link = only_hop_is_link_ && (last || p.route->links[p.hop] != only_hop_);
+  const bool wrong_sink = !only_hop_is_link_ && only_hop_ != nullptr && !(last && p.route->sink == only_hop_);
+  if (wrong_link || wrong_sink) {
+    throw std::logic_error(
+        fmt::format("link {}: a packet's route leaves it other than every route wired before the run", cfg_.id));
+  }
+}
+
 const LinkCounters& Link::counters() {
   refresh();
   const Time now = sim_.now();
@@ -769,6 +781,32 @@ void wire_single_fed_links(std::span<const Route* const> routes) {
   for (auto& [link, from] : feeders) {
     if (const Link* f = link->single_feeder())
       feeders.find(const_cast<Link*>(f))->first->feeds_chain_ = true;
+  }
+  // The next hops of every link: one next link, or one sink (null: a route made during the
+  // run, whose sink is not known yet, so nothing is cached), or several.
+  struct NextHops {
+    std::set<const Link*> links;
+    std::set<const PacketSink*> sinks;
+  };
+  std::map<Link*, NextHops> next;
+  for (const Route* r : routes) {
+    for (size_t i = 0; i < r->links.size(); ++i) {
+      NextHops& n = next[r->links[i]];
+      if (i + 1 < r->links.size())
+        n.links.insert(r->links[i + 1]);
+      else
+        n.sinks.insert(r->sink);
+    }
+  }
+  for (auto& [link, n] : next) {
+    link->only_hop_ = nullptr;
+    link->only_hop_is_link_ = false;
+    if (n.links.size() == 1 && n.sinks.empty()) {
+      link->only_hop_ = const_cast<Link*>(*n.links.begin());
+      link->only_hop_is_link_ = true;
+    } else if (n.links.empty() && n.sinks.size() == 1) {
+      link->only_hop_ = const_cast<PacketSink*>(*n.sinks.begin());  // null if not known before the run
+    }
   }
 }
 

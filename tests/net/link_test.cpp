@@ -401,6 +401,57 @@ TEST_CASE("single-fed links are found from the routes; a packet from elsewhere i
   CHECK(out2->single_feeder() == core.get());
 }
 
+TEST_CASE("a link whose routes all go on to one next hop hands packets there without their route", "[link][chain]") {
+  Simulator sim;
+  PacketPool pool;
+  auto make = [&](const char* id) {
+    return std::make_unique<Link>(
+        sim, pool, LinkConfig{id, Rate{1'000'000'000}, Duration::milliseconds(1), {100, 0}, 0.0, {}, {}, {}}, 1);
+  };
+  auto a1 = make("a1"), a2 = make("a2"), a3 = make("a3"), core = make("core");
+  auto out1 = make("out1"), out2 = make("out2"), out3 = make("out3"), side = make("side");
+  Sink sink1, sink2;
+  for (Sink* s : {&sink1, &sink2}) {
+    s->pool = &pool;
+    s->sim = &sim;
+  }
+  RouteCounters counters;
+  Route r1{{a1.get(), core.get(), out1.get()}, &sink1, &counters};
+  Route r2{{a2.get(), core.get(), out2.get()}, &sink2, &counters};
+  // A flow-arrival template: its sink is made during the run.
+  Route r3{{a3.get(), core.get(), out3.get()}, nullptr, &counters};
+  // out2 also carries packets that go on to another link.
+  Route r4{{out2.get(), side.get()}, &sink1, &counters};
+  const Route* routes[] = {&r1, &r2, &r3, &r4};
+  wire_single_fed_links(routes);
+  CHECK(a1->only_next_hop() == core.get());
+  CHECK(a3->only_next_hop() == core.get());
+  CHECK(core->only_next_hop() == nullptr);  // out1, out2 and out3
+  CHECK(out1->only_next_hop() == &sink1);
+  CHECK(out2->only_next_hop() == nullptr);  // sink2 or side
+  CHECK(out3->only_next_hop() == nullptr);  // the sink is not known before the run
+  CHECK(side->only_next_hop() == &sink1);
+  auto send = [&](Link& first, const Route& route, uint64_t seq) {
+    Packet* p = pool.acquire();
+    p->route = &route;
+    p->size_bytes = 1500;
+    p->seq = seq;
+    first.enqueue(p);
+  };
+  send(*a1, r1, 1);
+  send(*a2, r2, 2);
+  sim.run_until(Time::at(Duration::milliseconds(10)));
+  CHECK(sink1.seqs == std::vector<uint64_t>{1});
+  CHECK(sink2.seqs == std::vector<uint64_t>{2});
+#ifndef NDEBUG
+  // Debug builds check each cached hop against the packet's route: a route not wired before
+  // the run that leaves a1 elsewhere is a logic error, never a packet sent down r1's path.
+  Route stray{{a1.get(), side.get()}, &sink2, &counters};
+  send(*a1, stray, 3);
+  CHECK_THROWS_AS(sim.run_until(Time::at(Duration::milliseconds(20))), std::logic_error);
+#endif
+}
+
 TEST_CASE("a dropped packet frees its slot at once: memory follows the buffer, not the drain time", "[link][memory]") {
   // 10 Gb/s offered to a 10 Mb/s link with a 100-packet buffer: the queue takes 120 ms to
   // drain, in which 100 000 packets arrive and nearly all are dropped. Dropped packets

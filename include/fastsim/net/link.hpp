@@ -17,7 +17,9 @@
 //   transmission start, departure), so sampling sees exactly what an event-per-hop
 //   link would. Which links are single-fed is set once from all routes before the run
 //   (wire_single_fed_links); a packet reaching such a link from elsewhere is a logic
-//   error and throws.
+//   error and throws. The same wiring gives a link whose routes all go on to one next
+//   link, or all end at one sink, that hop: a packet leaving it is handed on without a
+//   read of its route (a cold cache line among many flows; debug builds check the hop).
 // Choices:
 // - The buffer limit counts packets (or bytes) waiting, not the one being serialized
 //   (as ns-3's point-to-point device queue); "drop-tail" drops the arriving packet.
@@ -156,6 +158,9 @@ class alignas(16) Link final : public PacketSink {
     update_eager_view();
   }
   [[nodiscard]] const Link* single_feeder() const { return feeder_; }
+  /// Where every route through the link goes next, set by wire_single_fed_links: the next
+  /// link or the sink all of them end at; null when they differ (or the sink is not known).
+  [[nodiscard]] const PacketSink* only_next_hop() const { return only_hop_; }
   /// Per-packet event traces (packet_observer.hpp): every packet offered to the link is
   /// reported as `object` when it enters; null (the default) is off.
   void set_observer(PacketObserver* observer, uint32_t object);
@@ -218,15 +223,28 @@ class alignas(16) Link final : public PacketSink {
   /// `p` leaves the far end now: to the next link of its route, or its sink.
   [[gnu::always_inline]] void hand_on(Packet* p) {
     ++p->hop;
-    if (p->hop < p->route->links.size()) {
-      Link* next = p->route->links[p->hop];
-      if (next->enters_elsewhere_) [[unlikely]]
-        next->enter_elsewhere(p);
-      else
-        next->accept(p, sim_.now());
+#ifndef NDEBUG
+    check_next_hop(*p);
+#endif
+    // Where every route through the link goes next (wire_single_fed_links): no read of the
+    // packet's route, a cache line of its own that a link among thousands of flows misses,
+    // and of the route's link table behind it.
+    Link* next;
+    if (only_hop_is_link_) {
+      next = static_cast<Link*>(only_hop_);
+    } else if (only_hop_ != nullptr) {
+      only_hop_->receive(p);
+      return;
+    } else if (p->hop < p->route->links.size()) {
+      next = p->route->links[p->hop];
     } else {
       p->route->sink->receive(p);
+      return;
     }
+    if (next->enters_elsewhere_) [[unlikely]]
+      next->enter_elsewhere(p);
+    else
+      next->accept(p, sim_.now());
   }
   enum class SlotState : uint8_t {
     kPending,    // waits for its delivery event at `out`
@@ -320,10 +338,10 @@ class alignas(16) Link final : public PacketSink {
   /// Serialization time of `bytes` at the link's rate, memoized for the last two sizes
   /// (a link carries mostly data packets, ACKs, or both).
   [[nodiscard]] Duration tx_time(uint32_t bytes) const {
-    if (bytes == memo_[0].bytes) [[likely]]
-      return memo_[0].tx;
-    if (bytes == memo_[1].bytes)
-      return memo_[1].tx;
+    if (bytes == memo_.bytes[0]) [[likely]]
+      return memo_.tx[0];
+    if (bytes == memo_.bytes[1])
+      return memo_.tx[1];
     return tx_time_slow(bytes);
   }
   Duration tx_time_slow(uint32_t bytes) const;
@@ -356,6 +374,9 @@ class alignas(16) Link final : public PacketSink {
     return ring_[i & mask_];
   }
   [[noreturn]] void unexpected_feeder() const;
+  /// Debug builds: `p` (its hop already advanced) goes where its route says, not only to the
+  /// cached next hop of the routes wired before the run (throws std::logic_error otherwise).
+  void check_next_hop(const Packet& p) const;
   void schedule_loss_change(Time at, std::optional<double> rate, uint32_t inject);
   /// The latest arrival time of a packet the link has taken (at most now, unless chained).
   [[nodiscard]] Time latest_input() const;
@@ -424,6 +445,7 @@ class alignas(16) Link final : public PacketSink {
   bool eager_view_ = false;
   bool last_early_drop_ = false;  // admit()'s reason for its last refusal
   bool red_marked_ = false;       // admit_modelled(): RED marked the packet it admitted
+  bool only_hop_is_link_ = false;  // only_hop_ is the next Link (else the routes' sink)
   Duration wire_delay_;
   double pipe_ps_per_byte_ = 0;  // a pipe's transmission time per byte (utilization)
   std::unique_ptr<Cold> cold_;
@@ -464,16 +486,23 @@ class alignas(16) Link final : public PacketSink {
   // Counted as they happen: drops, losses, delivered departures, the queue integral and
   // period maximum, a pipe's or an AQM's service, arrivals, marks; counters() adds the rest.
   LinkCounters counters_;
-  // Serialization times of the last two packet sizes seen ([0] the most recent).
+  // Serialization times of the last two packet sizes seen ([0] the most recent; sizes and
+  // times in two arrays, 24 bytes without padding).
   struct TxMemo {
-    uint32_t bytes = 0;
-    Duration tx;
+    std::array<uint32_t, 2> bytes{};
+    std::array<Duration, 2> tx{};
   };
-  mutable std::array<TxMemo, 2> memo_{};
+  mutable TxMemo memo_;
+  // Set when every route through the link continues to the same next link (only_hop_is_link_),
+  // or ends at the same sink known before the run (wire_single_fed_links); otherwise null and
+  // hand_on() reads the packet's route. Routes made during the run (flow arrivals) share their
+  // links with a template route, whose sink is unknown: such a last hop caches no sink.
+  PacketSink* only_hop_ = nullptr;
 };
 
 /// Marks every link that only one other link feeds, over all `routes` of the run
-/// (packets a host puts on a link count as another feeder).
+/// (packets a host puts on a link count as another feeder), and gives a link whose routes
+/// all continue to one next link, or all end at one sink, that next hop.
 void wire_single_fed_links(std::span<const Route* const> routes);
 
 }  // namespace fastsim::net
