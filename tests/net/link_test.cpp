@@ -369,13 +369,18 @@ TEST_CASE("a loss change a chained link can no longer apply at its time is an er
   CHECK_NOTHROW(chained.slow.set_loss_rate(1.0));
 }
 
+namespace {
+// A plain 1 Gb/s, 1-ms link with a 100-packet buffer, for the wiring tests.
+std::unique_ptr<Link> gigabit_link(Simulator& sim, PacketPool& pool, const char* id) {
+  return std::make_unique<Link>(
+      sim, pool, LinkConfig{id, Rate{1'000'000'000}, Duration::milliseconds(1), {100, 0}, 0.0, {}, {}, {}}, 1);
+}
+}  // namespace
+
 TEST_CASE("single-fed links are found from the routes; a packet from elsewhere is a logic error", "[link][chain]") {
   Simulator sim;
   PacketPool pool;
-  auto make = [&](const char* id) {
-    return std::make_unique<Link>(
-        sim, pool, LinkConfig{id, Rate{1'000'000'000}, Duration::milliseconds(1), {100, 0}, 0.0, {}, {}, {}}, 1);
-  };
+  auto make = [&](const char* id) { return gigabit_link(sim, pool, id); };
   auto a1 = make("a1"), a2 = make("a2"), core = make("core"), out1 = make("out1"), out2 = make("out2");
   Sink sink;
   sink.pool = &pool;
@@ -404,10 +409,7 @@ TEST_CASE("single-fed links are found from the routes; a packet from elsewhere i
 TEST_CASE("a link whose routes all go on to one next hop hands packets there without their route", "[link][chain]") {
   Simulator sim;
   PacketPool pool;
-  auto make = [&](const char* id) {
-    return std::make_unique<Link>(
-        sim, pool, LinkConfig{id, Rate{1'000'000'000}, Duration::milliseconds(1), {100, 0}, 0.0, {}, {}, {}}, 1);
-  };
+  auto make = [&](const char* id) { return gigabit_link(sim, pool, id); };
   auto a1 = make("a1"), a2 = make("a2"), a3 = make("a3"), core = make("core");
   auto out1 = make("out1"), out2 = make("out2"), out3 = make("out3"), side = make("side");
   Sink sink1, sink2;
