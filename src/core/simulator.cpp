@@ -1,6 +1,7 @@
 // Run loop and one-shot callbacks of the simulation kernel (see simulator.hpp).
 #include "fastsim/core/simulator.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -51,22 +52,41 @@ void Simulator::release_callback(size_t index) {
 
 void Simulator::run_until(Time end, const std::function<void()>& on_progress, uint64_t progress_every) {
   stop_requested_ = false;
-  check_at_ = events_ + progress_every;
-  while (Event* ev = queue_.pop_until(end)) {
-    now_ = ev->time();
-    ++events_;
-    ev->fire();
-    // One test per event: check_at_ is the next progress call, or 0 once stop() was called.
-    if (events_ >= check_at_) [[unlikely]] {
-      if (stop_requested_)
-        return;
-      check_at_ = events_ + progress_every;
+  uint64_t progress_at = events_ + progress_every;
+  check_at_ = std::min(progress_at, events_ + kWarmCheckEvery);
+  for (;;) {
+    // Many pending events mean per-component state spread over more memory than the caches
+    // hold: prefetch each next event's (docs/performance.md, issue 18's eleventh round).
+    const bool paused = queue_.size() >= kWarmFromPending ? dispatch<true>(end) : dispatch<false>(end);
+    if (!paused)
+      break;
+    if (stop_requested_)
+      return;
+    if (events_ >= progress_at) {
+      progress_at = events_ + progress_every;
       if (on_progress)
         on_progress();
     }
+    // stop() from the progress call: return after the next event, as from inside one.
+    check_at_ = stop_requested_ ? 0 : std::min(progress_at, events_ + kWarmCheckEvery);
   }
   if (now_ < end)
     now_ = end;
+}
+
+template <bool kWarm>
+bool Simulator::dispatch(Time end) {
+  while (Event* ev = queue_.pop_until(end)) {
+    now_ = ev->time();
+    ++events_;
+    if constexpr (kWarm)
+      queue_.warm_next();
+    ev->fire();
+    // One test per event: check_at_ is the next mode choice or progress call, or 0 after stop().
+    if (events_ >= check_at_) [[unlikely]]
+      return true;
+  }
+  return false;
 }
 
 }  // namespace fastsim

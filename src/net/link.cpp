@@ -572,8 +572,10 @@ template <bool kPlain, bool kPlainPipe>
     return;
   }
   s.state = SlotState::kPending;
-  if (deliver_ == idx)
+  if (deliver_ == idx) {
+    delivery_event_.set_warm(p, &s);
     sim_.schedule_at(delivery_event_, kPlainPipe ? s.tx_start + wire_delay_ : out(s));
+  }
 }
 
 std::optional<Time> Link::admit_modelled(Time in, uint32_t bytes, bool ecn_capable) {
@@ -607,13 +609,16 @@ void Link::on_delivery() {
     ++i;
   deliver_ = i;
   if (i < tail_) {
+    // The next packet and the ring further on were last touched when they entered
+    // (possibly a long queue ago): fetch them while other events run, and name them to the
+    // event queue (Event::set_warm), which fetches them again just before the delivery.
+    const Slot& next = slot(i);
+    __builtin_prefetch(next.pkt);
+    __builtin_prefetch(&slot(i + kRingAhead));
+    delivery_event_.set_warm(next.pkt, &next);
     // The event has just fired (not pending) and later slots leave no earlier (out() never
     // decreases along the ring).
-    sim_.schedule_unpending(delivery_event_, out(slot(i)));
-    // The next packet and the ring further on were last touched when they entered
-    // (possibly a long queue ago): fetch them while other events run.
-    __builtin_prefetch(slot(i).pkt);
-    __builtin_prefetch(&slot(i + kRingAhead));
+    sim_.schedule_unpending(delivery_event_, out(next));
   }
   sync();
   hand_on(p);

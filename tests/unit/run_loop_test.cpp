@@ -1,7 +1,9 @@
-// The run loop's stop request and progress calls (one test per event: Simulator::check_at_)
-// and the re-schedule of an event from its own firing (Simulator::schedule_unpending).
+// The run loop's stop request and progress calls (one test per event: Simulator::check_at_),
+// with few pending events and with many (the mode that prefetches each next event), and the
+// re-schedule of an event from its own firing (Simulator::schedule_unpending).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -102,4 +104,41 @@ TEST_CASE("an event re-scheduled from its own firing keeps (time, seq) order and
   CHECK(log == std::vector<char>{'a', 'b', 'a', 'a'});
   CHECK(sim.pending() == 0);
   CHECK(!a->scheduled());
+}
+
+TEST_CASE("with many events pending (the loop prefetches each next one) they fire in (time, seq) order; progress and stop() as with few",
+          "[engine]") {
+  // 3000 pending events: the loop starts in the prefetching mode (1000 or more) and goes back
+  // to the plain one as they fire; each choice falls at a progress call or every 2^16 events.
+  Simulator sim;
+  constexpr int kEvents = 3000;
+  std::vector<std::pair<Time, int>> expected;  // (time, scheduling order)
+  std::vector<int> log;
+  std::vector<std::unique_ptr<FnEvent>> evs;
+  uint64_t x = 12345;
+  for (int i = 0; i < kEvents; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const Time t = Time::at(Duration::microseconds(static_cast<int64_t>(x >> 33) % 20000));  // 0-20 ms: shared buckets
+    evs.push_back(std::make_unique<FnEvent>([&log, i] { log.push_back(i); }));
+    sim.schedule_at(*evs.back(), t);
+    expected.emplace_back(t, i);
+  }
+  std::sort(expected.begin(), expected.end());
+  std::vector<uint64_t> calls;
+  sim.run_until(
+      ms(100),
+      [&] {
+        calls.push_back(sim.events_processed());
+        if (sim.events_processed() == 2500)
+          sim.stop();
+      },
+      500);
+  CHECK(calls == std::vector<uint64_t>{500, 1000, 1500, 2000, 2500});
+  CHECK(sim.events_processed() == 2501);  // stop() from the progress call: one more event
+  sim.run_until(ms(100));
+  std::vector<int> order;
+  for (const auto& e : expected)
+    order.push_back(e.second);
+  CHECK(log == order);
+  CHECK(sim.pending() == 0);
 }

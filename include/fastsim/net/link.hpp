@@ -449,7 +449,7 @@ class alignas(16) Link final : public PacketSink {
   Duration wire_delay_;
   double pipe_ps_per_byte_ = 0;  // a pipe's transmission time per byte (utilization)
   std::unique_ptr<Cold> cold_;
-  MemberEvent<Link, &Link::on_delivery> delivery_event_{this};
+  MemberEvent<Link, &Link::on_delivery, HintedEvent> delivery_event_{this};
   // The first loss change not yet due (cold_->loss_changes).
   Time next_loss_change_ = Time::never();
 
