@@ -611,7 +611,7 @@ void Link::on_delivery() {
   if (i < tail_) {
     // The next packet and the ring further on were last touched when they entered
     // (possibly a long queue ago): fetch them while other events run, and name them to the
-    // event queue (Event::set_warm), which fetches them again just before the delivery.
+    // event queue (HintedEvent::set_warm), which fetches them again just before the delivery.
     const Slot& next = slot(i);
     __builtin_prefetch(next.pkt);
     __builtin_prefetch(&slot(i + kRingAhead));

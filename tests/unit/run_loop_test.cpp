@@ -142,3 +142,33 @@ TEST_CASE("with many events pending (the loop prefetches each next one) they fir
   CHECK(log == order);
   CHECK(sim.pending() == 0);
 }
+
+TEST_CASE("stop() from inside an event of the prefetching loop, and runs past a choice of the loop's mode", "[engine]") {
+  // 70 000 events: the loop prefetches until fewer than 1000 are pending and chooses its
+  // mode again every 2^16 events, the second run crossing one such choice.
+  Simulator sim;
+  constexpr int kEvents = 70000;
+  std::vector<int> log;
+  std::vector<std::unique_ptr<FnEvent>> evs;
+  for (int i = 0; i < kEvents; ++i) {
+    evs.push_back(std::make_unique<FnEvent>([&sim, &log, i] {
+      log.push_back(i);
+      if (i == 1499)
+        sim.stop();
+    }));
+    sim.schedule_at(*evs.back(), Time::at(Duration::microseconds(100 * static_cast<int64_t>(i))));
+  }
+  sim.run_until(Time::at(Duration::seconds(10)));
+  CHECK(sim.events_processed() == 1500);
+  CHECK(sim.pending() == static_cast<size_t>(kEvents - 1500));
+  std::vector<uint64_t> calls;
+  sim.run_until(
+      Time::at(Duration::seconds(10)), [&] { calls.push_back(sim.events_processed()); }, 20000);
+  CHECK(calls == std::vector<uint64_t>{21500, 41500, 61500});
+  REQUIRE(log.size() == static_cast<size_t>(kEvents));
+  bool in_order = true;
+  for (int i = 0; i < kEvents; ++i)
+    in_order = in_order && log[static_cast<size_t>(i)] == i;
+  CHECK(in_order);
+  CHECK(sim.now() == Time::at(Duration::seconds(10)));
+}

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 
 #include "fastsim/core/time.hpp"
@@ -83,13 +84,13 @@ class HintedEvent : public Event {
   const void* warm_[2] = {this, this};
 };
 
-/// An event that calls a member function of its owner: `MemberEvent<Link, &Link::on_arrival>`
+/// An event that calls a member function of its owner: `MemberEvent<Link, &Link::on_delivery>`
 /// (`Base` HintedEvent for one with per-schedule prefetch hints).
 template <class Owner, void (Owner::*Method)(), class Base = Event>
 class MemberEvent final : public Base {
  public:
-  /// The owner's cache lines to prefetch: at most 10, the lines an object of its size and
-  /// at least 16-byte alignment can touch (one more than its size needs).
+  /// The owner's cache lines to prefetch: at most 10 (Link, 592 bytes aligned to 16, spans
+  /// exactly 10), enough for an object of its size at any alignment.
   explicit MemberEvent(Owner* owner) {
     this->set_owner(owner, static_cast<uint16_t>(std::min<size_t>(10, (sizeof(Owner) + 127) / 64)));
   }

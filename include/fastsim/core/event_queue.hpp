@@ -180,9 +180,10 @@ class EventQueue {
   /// Always inlined: GCC drops the prefetches of a separate function it finds free of side
   /// effects (and calls to it with them).
   [[gnu::always_inline]] static void warm(const Event& ev) {
-    const char* owner = static_cast<const char*>(ev.owner_);
+    // Integer arithmetic: the last lines may lie past the owner object (only prefetched).
+    const auto owner = reinterpret_cast<uintptr_t>(ev.owner_);
     for (uint32_t k = 0; k < ev.owner_lines_; ++k)
-      __builtin_prefetch(owner + 64 * k);
+      __builtin_prefetch(reinterpret_cast<const void*>(owner + 64 * k));
     if (ev.hinted_) {
       const auto& hinted = static_cast<const HintedEvent&>(ev);
       __builtin_prefetch(hinted.warm_[0]);

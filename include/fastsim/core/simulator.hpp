@@ -90,8 +90,9 @@ class Simulator {
   Time now_ = Time::zero();
   uint64_t events_ = 0;
   bool stop_requested_ = false;
-  // run_until tests the stop request and the progress call only once events_ reaches
-  // this: the next progress call, or 0 after stop().
+  // run_until tests the stop request, the progress call and the loop's mode only once
+  // events_ reaches this: the earlier of the next progress call and the next mode choice
+  // (kWarmCheckEvery events on), or 0 after stop().
   uint64_t check_at_ = 0;
   std::vector<std::unique_ptr<CallbackEvent>> callbacks_;  // pending one-shot callbacks
 };

@@ -36,7 +36,7 @@
 //   slots before its ring is full, and so rarely reaches that moment.
 // - What a plain drop-tail link never uses (loss draws and loss changes, an observer, the
 //   pipe/RED/AQM, marking, chained drops ahead, lost slots, the counters' report) is one
-//   cold part made on first need: 576 bytes a link without it (40 000 at 10 000 flows).
+//   cold part made on first need: 592 bytes a link without it (40 000 at 10 000 flows).
 // - Random loss is drawn when the packet enters the link, in FIFO order (the same draw
 //   sequence as drawing at the far end); the packet still occupies the wire and is
 //   counted lost when it would have arrived. A loss-rate change (set_loss_rate_at,
