@@ -17,6 +17,7 @@
 #include "fastsim/config/scenario_keys.hpp"
 #include "fastsim/config/suggest.hpp"
 #include "fastsim/config/units.hpp"
+#include "fastsim/core/huge_pages.hpp"
 #include "fastsim/run/experiment.hpp"
 #include "fastsim/run/resource_estimate.hpp"
 #include "fastsim/tcp/stack_profile.hpp"
@@ -359,6 +360,7 @@ int unknown_command(const std::string& cmd) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  fastsim::back_heap_with_huge_pages();  // before the scenario's allocations
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     std::cerr << kUsageText;
