@@ -3,6 +3,7 @@
 // commands.hpp.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <variant>
@@ -360,7 +361,15 @@ int unknown_command(const std::string& cmd) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  fastsim::back_heap_with_huge_pages();  // before the scenario's allocations
+  const char* huge_pages = std::getenv("FASTSIM_HUGE_PAGES");
+  const auto use_huge_pages = fastsim::parse_huge_pages_setting(huge_pages);
+  if (!use_huge_pages) {
+    std::cerr << fmt::format("fastsim: environment variable FASTSIM_HUGE_PAGES=\"{}\" is not one of {}\n", huge_pages,
+                             fastsim::kHugePagesValues);
+    return kUsage;
+  }
+  if (*use_huge_pages)
+    fastsim::back_heap_with_huge_pages();  // before the scenario's allocations
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     std::cerr << kUsageText;

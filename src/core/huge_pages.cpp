@@ -3,14 +3,12 @@
 // process, every run gets it without an environment variable. malloc is told to grow the heap
 // once by kReserve of address space (pages are made only when first touched, so the resident
 // size does not grow with it), to serve requests up to 32 MiB from the heap (the packet pool's
-// chunks and the long rings, otherwise separate mappings) and never to trim it (a trimmed and
-// regrown heap is a new mapping without the mark); that extension is marked at once.
-// FASTSIM_HUGE_PAGES=off in the environment leaves malloc as it is (docs/performance.md).
+// chunks and the long rings, otherwise separate mappings) and not to trim it on free (a trimmed
+// and regrown heap is a new mapping without the mark); that extension is marked at once. An
+// explicit malloc_trim does shrink it, hence release_free_heap_memory() (docs/performance.md).
 #include "fastsim/core/huge_pages.hpp"
 
 #include <climits>
-#include <cstddef>
-#include <cstdint>
 #include <cstdlib>  // defines __GLIBC__ under glibc
 #include <cstring>
 
@@ -23,43 +21,100 @@
 namespace fastsim {
 
 namespace {
+
 #if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
+[[maybe_unused]] constexpr bool kSanitized = true;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
+[[maybe_unused]] constexpr bool kSanitized = true;
 #else
-constexpr bool kSanitized = false;
+[[maybe_unused]] constexpr bool kSanitized = false;
 #endif
 #else
-constexpr bool kSanitized = false;
+[[maybe_unused]] constexpr bool kSanitized = false;
 #endif
-}  // namespace
 
-void back_heap_with_huge_pages() {
+[[maybe_unused]] bool heap_backed = false;  // set by a successful back_heap_with_huge_pages()
+
 #if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
-  const char* setting = std::getenv("FASTSIM_HUGE_PAGES");
-  if (kSanitized || (setting != nullptr && std::strcmp(setting, "off") == 0))
-    return;
-  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
-  constexpr int kReserve = 1 << 30;          // address space, not memory
-  constexpr int kLargestOnHeap = 32 << 20;   // glibc's largest mmap threshold
-  constexpr int kDefaultTopPad = 128 << 10;  // glibc's M_TOP_PAD default
-  mallopt(M_MMAP_THRESHOLD, kLargestOnHeap);
-  mallopt(M_TRIM_THRESHOLD, INT_MAX);
-  mallopt(M_TOP_PAD, kReserve);
-  const auto before = reinterpret_cast<uintptr_t>(sbrk(0));
-  void* probe = std::malloc(256 << 10);        // more than the heap's free top: it grows by kReserve
+std::size_t free_top_of_heap() {
+#if __GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33)
+  return mallinfo2().keepcost;
+#else
+  return static_cast<unsigned>(mallinfo().keepcost);
+#endif
+}
+
+/// Grows the heap by the reserve (one brk) and marks its free top, where the next blocks come
+/// from; empty when either is refused.
+HugePageRange reserve_and_mark() {
+  constexpr std::size_t kReserve = std::size_t{1} << 30;  // address space, not memory
+  constexpr int kDefaultTopPad = 128 << 10;               // glibc's M_TOP_PAD default
+  // The probe must outgrow the heap's free top (else no brk happens) and stay below the mmap
+  // threshold (else it is a mapping of its own).
+  const std::size_t probe_size = free_top_of_heap() + (64 << 10);
+  if (probe_size >= (std::size_t{32} << 20))
+    return {};
+  mallopt(M_TOP_PAD, static_cast<int>(kReserve));
+  const auto before = reinterpret_cast<std::uintptr_t>(sbrk(0));
+  void* probe = std::malloc(probe_size);
   asm volatile("" : : "r"(probe) : "memory");  // kept: GCC drops a malloc whose block is unused
-  const auto after = reinterpret_cast<uintptr_t>(sbrk(0));
+  const auto after = reinterpret_cast<std::uintptr_t>(sbrk(0));
   std::free(probe);
   mallopt(M_TOP_PAD, kDefaultTopPad);  // growth past the reserve in the usual steps
-  // Without the extension (brk refused, e.g. under an address-space limit, or another
-  // allocator) nothing is marked: the run is only slower.
-  const uintptr_t begin = (before + kHuge - 1) & ~(kHuge - 1);
-  if (after > begin + kHuge)
-    madvise(reinterpret_cast<void*>(begin), (after - begin) & ~(kHuge - 1), MADV_HUGEPAGE);
+  // Without the extension (brk refused, e.g. under an address-space limit) nothing is marked:
+  // malloc went on elsewhere and the run is only slower.
+  if (after < before + kReserve)
+    return {};
+  // The free top (the extension and what was free below it) from the start of its page: that
+  // page's live blocks take the mark too, which is only a hint.
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const std::uintptr_t begin = (after - free_top_of_heap()) & ~(page - 1);
+  if (madvise(reinterpret_cast<void*>(begin), after - begin, MADV_HUGEPAGE) != 0)
+    return {};  // a kernel without transparent huge pages
+  return {begin, after};
+}
 #endif
+
+}  // namespace
+
+std::optional<bool> parse_huge_pages_setting(const char* value) {
+  if (value == nullptr)
+    return true;
+  for (const char* on : {"on", "1", "true", "yes"}) {
+    if (std::strcmp(value, on) == 0)
+      return true;
+  }
+  for (const char* off : {"off", "0", "false", "no"}) {
+    if (std::strcmp(value, off) == 0)
+      return false;
+  }
+  return std::nullopt;
+}
+
+HugePageRange back_heap_with_huge_pages() {
+#if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+  if (kSanitized)
+    return {};
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest: the pool's chunks, the long rings
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);   // free() never shrinks the heap
+  const HugePageRange marked = reserve_and_mark();
+  heap_backed = !marked.empty();
+  return marked;
+#else
+  return {};
+#endif
+}
+
+HugePageRange release_free_heap_memory() {
+#if defined(__linux__) && defined(__GLIBC__)
+  malloc_trim(0);
+#if defined(MADV_HUGEPAGE)
+  if (heap_backed)
+    return reserve_and_mark();
+#endif
+#endif
+  return {};
 }
 
 }  // namespace fastsim

@@ -2,7 +2,6 @@
 // sampler, results and outputs.
 #include "fastsim/run/experiment.hpp"
 
-#include <malloc.h>
 #include <sys/resource.h>
 
 #include <chrono>
@@ -10,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "fastsim/core/huge_pages.hpp"
 #include "fastsim/run/packet_traces.hpp"
 #include "fastsim/run/summary_writer.hpp"
 #include "fastsim/trace/arrival_probe.hpp"
@@ -141,7 +141,8 @@ const RunResult& Experiment::run(const RunOptions& options) {
   // Give the pages those buffers and the run's other freed blocks left back to the system:
   // the results (one block per table, 2.6 MB for 10 000 flows) and the summary's arrays are
   // made in fresh pages, which would otherwise come on top of them in the peak RSS.
-  malloc_trim(0);
+  // (The heap's huge-page reserve is made again: a packed SLURM task runs on in this process.)
+  release_free_heap_memory();
   result_ = collect_results(scenario_, *network_, probes_, sampler_.sample_times_s(), facts);
   result_.prediction = std::move(prediction);
   if (!outputs) {

@@ -1,10 +1,6 @@
 // Sweep folders, run status files and the execution of one run (see run_store.hpp).
 #include "fastsim/sweep/run_store.hpp"
 
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
-
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -13,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "fastsim/config/parse.hpp"
+#include "fastsim/core/huge_pages.hpp"
 #include "fastsim/run/experiment.hpp"
 #include "fastsim/trace/atomic_file.hpp"
 
@@ -96,9 +93,9 @@ std::vector<RunPlan> read_plan(const fs::path& out) {
 void release_documents(std::vector<RunPlan>& runs) {
   for (RunPlan& r : runs)
     json().swap(r.scenario);
-#ifdef __GLIBC__
-  malloc_trim(0);  // the documents' many small nodes stay resident in the heap otherwise
-#endif
+  // The documents' many small nodes stay resident in the heap otherwise; the heap's huge-page
+  // reserve is made again for the workers forked next.
+  release_free_heap_memory();
 }
 
 int execute_run(const fs::path& dir, std::ostream& log) {

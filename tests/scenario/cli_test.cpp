@@ -120,6 +120,14 @@ TEST_CASE("same scenario and seed give byte-identical outputs", "[cli][determini
   fs::remove_all(d);
 }
 
+TEST_CASE("FASTSIM_HUGE_PAGES with a value it does not know is a usage error naming the allowed values",
+          "[cli][bad-input]") {
+  const auto r = run_command("FASTSIM_HUGE_PAGES=of " + kBinary + " validate " + kSource + "/configs/demo.json");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("FASTSIM_HUGE_PAGES=\"of\" is not one of on, off, 1, 0, true, false, yes, no"));
+  CHECK(run_command("FASTSIM_HUGE_PAGES=no " + kBinary + " validate " + kSource + "/configs/demo.json").exit_code == 0);
+}
+
 TEST_CASE("malformed scenarios fail with the JSON path and never crash", "[cli][bad-input]") {
   struct Case {
     std::string pointer;  // what to change in kValid (JSON pointer), or "" to replace the whole text

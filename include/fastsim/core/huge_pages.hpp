@@ -4,11 +4,39 @@
 // Debian's kernels give huge pages only to memory marked MADV_HUGEPAGE (THP "madvise" mode).
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
 namespace fastsim {
 
-/// Marks the heap that malloc grows from here on as wanting huge pages (glibc on Linux; a no-op
-/// elsewhere and under AddressSanitizer, whose allocator is not glibc's). Call once, at the start
-/// of main(), before the large allocations. Outputs never depend on it, only the time.
-void back_heap_with_huge_pages();
+/// The addresses [begin, end) of malloc's heap marked MADV_HUGEPAGE; empty when nothing was.
+struct HugePageRange {
+  std::uintptr_t begin = 0;
+  std::uintptr_t end = 0;
+  bool empty() const { return end <= begin; }
+  std::size_t bytes() const { return empty() ? 0 : end - begin; }
+};
+
+/// The values FASTSIM_HUGE_PAGES takes, for the error message.
+inline constexpr const char* kHugePagesValues = "on, off, 1, 0, true, false, yes, no";
+
+/// FASTSIM_HUGE_PAGES read: unset or one of on/1/true/yes gives true, off/0/false/no gives
+/// false, anything else nullopt (main() reports it and exits with the usage status).
+std::optional<bool> parse_huge_pages_setting(const char* value);
+
+/// Reserves 1 GiB of address space at the top of malloc's heap, keeps blocks up to 32 MiB on
+/// the heap and marks the reserve as wanting huge pages (glibc on Linux). Returns what it
+/// marked: empty under AddressSanitizer (whose allocator is not glibc's), on other platforms,
+/// and when the reserve or the mark is refused (an address-space limit, a kernel without
+/// THP). Call once, at the start of main(), before the large allocations. Outputs never
+/// depend on it, only the time.
+HugePageRange back_heap_with_huge_pages();
+
+/// Gives the heap's free pages back to the system (malloc_trim). Trimming also shrinks the
+/// reserve, so in a process whose heap back_heap_with_huge_pages() backed, the reserve is made
+/// and marked again: what comes next (a sweep's forked workers, a packed task's next run) has
+/// it too. Returns the range marked again (empty when the heap was not backed).
+HugePageRange release_free_heap_memory();
 
 }  // namespace fastsim
