@@ -133,6 +133,7 @@ TEST_CASE("a 100000-level scenario, spec, base or baseline fails with exit 1, ne
   const auto c = run_command(kBinary + " check " + baseline.string() + " --quiet");
   CHECK(c.exit_code == 1);
   CHECK_THAT(c.output, Catch::Contains("more than 64 levels deep"));
+  fs::remove_all(dir);
 }
 
 TEST_CASE("--set values and paths are bounded too", "[cli][hostile]") {
@@ -173,6 +174,7 @@ TEST_CASE("collect survives a hostile summary.json", "[cli][sweep][hostile]") {
   CHECK_THAT(c.output, Catch::Contains("2 unusable"));
   CHECK_THAT(c.output, Catch::Contains("more than 64 levels deep"));
   CHECK(fs::exists(dir / "out" / "runs.csv"));
+  fs::remove_all(dir);
 }
 
 TEST_CASE("--set rejects a value that is not UTF-8 at parse time", "[cli][hostile]") {

@@ -166,4 +166,5 @@ TEST_CASE("a transient trace file holds no write buffer between flushes", "[outp
   file.print("{}\n", std::string(10, 'c'));
   file.commit();
   CHECK(read_file(path) == std::string(40, 'a') + "\n" + std::string(40, 'b') + "\n" + std::string(10, 'c') + "\n");
+  fs::remove_all(dir);
 }

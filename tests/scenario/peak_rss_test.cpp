@@ -51,6 +51,7 @@ TEST_CASE("peak_rss_mb counts fastsim's own memory, not that of the process that
   INFO("peak_rss_mb = " << rss);
   CHECK(rss > 0.5);  // a real figure was read
   CHECK(rss < 100);  // fastsim's own few MB, far from the parent's 400
+  std::filesystem::remove_all(dir);
 }
 
 namespace {
@@ -106,4 +107,5 @@ TEST_CASE("peak_rss_mb is read after the results and the summary are built", "[c
   REQUIRE(kernel_peak_mb > inherited_mb + 10);  // the child's peak is fastsim's own
   CHECK(rss <= kernel_peak_mb + 0.5);
   CHECK(rss >= kernel_peak_mb - 1.5);  // only the summary's write and the renames come after
+  std::filesystem::remove_all(dir);
 }
