@@ -8,9 +8,12 @@
 // explicit malloc_trim does shrink it, hence release_free_heap_memory() (docs/performance.md).
 #include "fastsim/core/huge_pages.hpp"
 
+#include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdlib>  // defines __GLIBC__ under glibc
 #include <cstring>
+#include <fstream>
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <malloc.h>
@@ -37,30 +40,62 @@ namespace {
 [[maybe_unused]] bool heap_backed = false;  // set by a successful back_heap_with_huge_pages()
 
 #if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
-std::size_t free_top_of_heap() {
+struct FreeHeap {
+  std::size_t all;   // every free byte malloc holds: the top, the bins, the fast bins
+  std::size_t top;   // the free top, where the heap grows
+  std::size_t heap;  // the heap's size (what brk gave it)
+};
+
+FreeHeap free_heap() {
 #if __GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33)
-  return mallinfo2().keepcost;
+  const auto info = mallinfo2();
+  return {info.fordblks, info.keepcost, info.arena};
 #else
-  return static_cast<unsigned>(mallinfo().keepcost);
+  const auto info = mallinfo();
+  return {static_cast<unsigned>(info.fordblks), static_cast<unsigned>(info.keepcost),
+          static_cast<unsigned>(info.arena)};
 #endif
+}
+
+/// Under strict overcommit (vm.overcommit_memory = 2) the reserve would count against the
+/// commit limit like memory in use, in every process and forked worker: not made there.
+bool overcommit_is_strict() {
+  std::ifstream mode("/proc/sys/vm/overcommit_memory");
+  int value = 0;
+  return (mode >> value) && value == 2;
 }
 
 /// Grows the heap by the reserve (one brk) and marks its free top, where the next blocks come
 /// from; empty when either is refused.
 HugePageRange reserve_and_mark() {
-  constexpr std::size_t kReserve = std::size_t{1} << 30;  // address space, not memory
-  constexpr int kDefaultTopPad = 128 << 10;               // glibc's M_TOP_PAD default
-  // The probe must outgrow the heap's free top (else no brk happens) and stay below the mmap
-  // threshold (else it is a mapping of its own).
-  const std::size_t probe_size = free_top_of_heap() + (64 << 10);
-  if (probe_size >= (std::size_t{32} << 20))
+  constexpr std::size_t kReserve = std::size_t{1} << 30;        // address space, not memory
+  constexpr std::size_t kMmapThreshold = std::size_t{32} << 20;  // set by the caller
+  constexpr int kDefaultTopPad = 128 << 10;                      // glibc's M_TOP_PAD default
+  constexpr int kMaxProbes = 64;  // 2 GiB of free blocks at most
+  if (overcommit_is_strict())
     return {};
-  mallopt(M_TOP_PAD, static_cast<int>(kReserve));
+  mallopt(M_TOP_PAD, static_cast<int>(kReserve));  // (consolidates the fast bins: read after it)
+  // The heap grows only for a request no free block can serve. A probe larger than all free
+  // bytes together is one; it must also stay below the mmap threshold (else it is a mapping of
+  // its own), so when more is free than that, probes just below the threshold take the free
+  // blocks that large until one comes from the top (at most one per 32 MiB free).
+  const std::size_t probe_size = std::min(free_heap().all + (64 << 10), kMmapThreshold - (64 << 10));
   const auto before = reinterpret_cast<std::uintptr_t>(sbrk(0));
-  void* probe = std::malloc(probe_size);
-  asm volatile("" : : "r"(probe) : "memory");  // kept: GCC drops a malloc whose block is unused
-  const auto after = reinterpret_cast<std::uintptr_t>(sbrk(0));
-  std::free(probe);
+  const std::uintptr_t heap_begin = before - free_heap().heap;
+  std::array<void*, kMaxProbes> probes{};
+  auto after = before;
+  for (void*& probe : probes) {
+    probe = std::malloc(probe_size);
+    asm volatile("" : : "r"(probe) : "memory");  // kept: GCC drops a malloc whose block is unused
+    after = reinterpret_cast<std::uintptr_t>(sbrk(0));
+    // Go on only while the probes come from free blocks of the heap as it was; one from
+    // anywhere else (the grown heap, or a mapping when brk was refused) ends it.
+    const auto at = reinterpret_cast<std::uintptr_t>(probe);
+    if (after != before || probe == nullptr || at < heap_begin || at >= before)
+      break;
+  }
+  for (void* probe : probes)
+    std::free(probe);
   mallopt(M_TOP_PAD, kDefaultTopPad);  // growth past the reserve in the usual steps
   // Without the extension (brk refused, e.g. under an address-space limit) nothing is marked:
   // malloc went on elsewhere and the run is only slower.
@@ -69,7 +104,7 @@ HugePageRange reserve_and_mark() {
   // The free top (the extension and what was free below it) from the start of its page: that
   // page's live blocks take the mark too, which is only a hint.
   const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-  const std::uintptr_t begin = (after - free_top_of_heap()) & ~(page - 1);
+  const std::uintptr_t begin = (after - free_heap().top) & ~(page - 1);
   if (madvise(reinterpret_cast<void*>(begin), after - begin, MADV_HUGEPAGE) != 0)
     return {};  // a kernel without transparent huge pages
   return {begin, after};
