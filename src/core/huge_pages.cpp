@@ -9,11 +9,11 @@
 #include "fastsim/core/huge_pages.hpp"
 
 #include <algorithm>
-#include <array>
 #include <climits>
 #include <cstdlib>  // defines __GLIBC__ under glibc
 #include <cstring>
 #include <fstream>
+#include <vector>
 
 #if defined(__linux__) && defined(__GLIBC__)
 #include <malloc.h>
@@ -43,7 +43,7 @@ namespace {
 struct FreeHeap {
   std::size_t all;   // every free byte malloc holds: the top, the bins, the fast bins
   std::size_t top;   // the free top, where the heap grows
-  std::size_t heap;  // the heap's size (what brk gave it)
+  std::size_t heap;  // what brk gave malloc (summed over arenas: fastsim allocates from one thread)
 };
 
 FreeHeap free_heap() {
@@ -71,22 +71,22 @@ HugePageRange reserve_and_mark() {
   constexpr std::size_t kReserve = std::size_t{1} << 30;        // address space, not memory
   constexpr std::size_t kMmapThreshold = std::size_t{32} << 20;  // set by the caller
   constexpr int kDefaultTopPad = 128 << 10;                      // glibc's M_TOP_PAD default
-  constexpr int kMaxProbes = 64;  // 2 GiB of free blocks at most
-  if (overcommit_is_strict())
-    return {};
   mallopt(M_TOP_PAD, static_cast<int>(kReserve));  // (consolidates the fast bins: read after it)
   // The heap grows only for a request no free block can serve. A probe larger than all free
   // bytes together is one; it must also stay below the mmap threshold (else it is a mapping of
   // its own), so when more is free than that, probes just below the threshold take the free
-  // blocks that large until one comes from the top (at most one per 32 MiB free).
-  const std::size_t probe_size = std::min(free_heap().all + (64 << 10), kMmapThreshold - (64 << 10));
+  // blocks that large until one comes from the top (at most one per probe's size free).
+  const std::size_t free_bytes = free_heap().all;
+  const std::size_t probe_size = std::min(free_bytes + (64 << 10), kMmapThreshold - (64 << 10));
+  std::vector<void*> probes;
+  probes.reserve(free_bytes / probe_size + 2);
   const auto before = reinterpret_cast<std::uintptr_t>(sbrk(0));
   const std::uintptr_t heap_begin = before - free_heap().heap;
-  std::array<void*, kMaxProbes> probes{};
   auto after = before;
-  for (void*& probe : probes) {
-    probe = std::malloc(probe_size);
+  while (probes.size() < probes.capacity()) {
+    void* probe = std::malloc(probe_size);
     asm volatile("" : : "r"(probe) : "memory");  // kept: GCC drops a malloc whose block is unused
+    probes.push_back(probe);
     after = reinterpret_cast<std::uintptr_t>(sbrk(0));
     // Go on only while the probes come from free blocks of the heap as it was; one from
     // anywhere else (the grown heap, or a mapping when brk was refused) ends it.
@@ -96,6 +96,10 @@ HugePageRange reserve_and_mark() {
   }
   for (void* probe : probes)
     std::free(probe);
+  // Splitting a probe off a free block wrote a header into pages the trim had given back
+  // (a whole huge page, in the marked part of the heap): given back again, the top kept.
+  if (probes.size() > 1)
+    malloc_trim(free_heap().top);
   mallopt(M_TOP_PAD, kDefaultTopPad);  // growth past the reserve in the usual steps
   // Without the extension (brk refused, e.g. under an address-space limit) nothing is marked:
   // malloc went on elsewhere and the run is only slower.
@@ -129,7 +133,7 @@ std::optional<bool> parse_huge_pages_setting(const char* value) {
 
 HugePageRange back_heap_with_huge_pages() {
 #if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
-  if (kSanitized)
+  if (kSanitized || overcommit_is_strict())
     return {};
   mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest: the pool's chunks, the long rings
   mallopt(M_TRIM_THRESHOLD, INT_MAX);   // free() never shrinks the heap
