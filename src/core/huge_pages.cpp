@@ -37,6 +37,10 @@ namespace {
 [[maybe_unused]] constexpr bool kSanitized = false;
 #endif
 
+// glibc's largest mmap threshold: blocks below it (the pool's chunks, the long rings) stay on
+// the heap.
+[[maybe_unused]] constexpr std::size_t kMmapThreshold = std::size_t{32} << 20;
+
 [[maybe_unused]] bool heap_backed = false;  // set by a successful back_heap_with_huge_pages()
 
 #if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
@@ -68,9 +72,8 @@ bool overcommit_is_strict() {
 /// Grows the heap by the reserve (one brk) and marks its free top, where the next blocks come
 /// from; empty when either is refused.
 HugePageRange reserve_and_mark() {
-  constexpr std::size_t kReserve = std::size_t{1} << 30;        // address space, not memory
-  constexpr std::size_t kMmapThreshold = std::size_t{32} << 20;  // set by the caller
-  constexpr int kDefaultTopPad = 128 << 10;                      // glibc's M_TOP_PAD default
+  constexpr std::size_t kReserve = std::size_t{1} << 30;  // address space, not memory
+  constexpr int kDefaultTopPad = 128 << 10;               // glibc's M_TOP_PAD default
   mallopt(M_TOP_PAD, static_cast<int>(kReserve));  // (consolidates the fast bins: read after it)
   // The heap grows only for a request no free block can serve. A probe larger than all free
   // bytes together is one; it must also stay below the mmap threshold (else it is a mapping of
@@ -135,7 +138,7 @@ HugePageRange back_heap_with_huge_pages() {
 #if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
   if (kSanitized || overcommit_is_strict())
     return {};
-  mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest: the pool's chunks, the long rings
+  mallopt(M_MMAP_THRESHOLD, static_cast<int>(kMmapThreshold));
   mallopt(M_TRIM_THRESHOLD, INT_MAX);   // free() never shrinks the heap
   const HugePageRange marked = reserve_and_mark();
   heap_backed = !marked.empty();

@@ -30,8 +30,8 @@ std::optional<bool> parse_huge_pages_setting(const char* value);
 /// marked: empty under AddressSanitizer (whose allocator is not glibc's), on other platforms,
 /// and when the reserve or the mark is refused (an address-space limit, a kernel without
 /// THP), and under strict overcommit (vm.overcommit_memory = 2, where the reserve would count
-/// against the commit limit in every process). Call once, at the start of main(), before the large allocations. Outputs never
-/// depend on it, only the time.
+/// against the commit limit in every process). Call once, at the start of main(), before the
+/// large allocations. Outputs never depend on it, only the time.
 HugePageRange back_heap_with_huge_pages();
 
 /// Gives the heap's free pages back to the system (malloc_trim). Trimming also shrinks the
