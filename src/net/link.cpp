@@ -815,4 +815,23 @@ void wire_single_fed_links(std::span<const Route* const> routes) {
   }
 }
 
+void check_route_against_wiring(const Route& route) {
+  const auto& links = route.links;
+  for (size_t i = 0; i < links.size(); ++i) {
+    const Link& l = *links[i];
+    const PacketSink* next = i + 1 < links.size() ? links[i + 1] : route.sink;
+    if (l.only_next_hop() != nullptr && l.only_next_hop() != next) {
+      throw std::logic_error(fmt::format(
+          "link {}: a route leaves it other than every route wired before the run (hop {} of {})", l.id(), i + 1,
+          links.size()));
+    }
+    const Link* feeder = i == 0 ? nullptr : links[i - 1];
+    if (l.single_feeder() != nullptr && l.single_feeder() != feeder) {
+      throw std::logic_error(fmt::format("link {}: a route enters it from {}, not its single feeder {}", l.id(),
+                                         feeder != nullptr ? feeder->id() : std::string("a host"),
+                                         l.single_feeder()->id()));
+    }
+  }
+}
+
 }  // namespace fastsim::net

@@ -452,6 +452,18 @@ TEST_CASE("a link whose routes all go on to one next hop hands packets there wit
   send(*a1, stray, 3);
   CHECK_THROWS_AS(sim.run_until(Time::at(Duration::milliseconds(20))), std::logic_error);
 #endif
+  // Every build checks a route against the wiring once, when its connection is made.
+  for (const Route* r : routes)
+    CHECK_NOTHROW(check_route_against_wiring(*r));
+  Route arrived{{a3.get(), core.get(), out3.get()}, &sink2, &counters};  // r3's template with its sink
+  CHECK_NOTHROW(check_route_against_wiring(arrived));
+  Route leaves_elsewhere{{a1.get(), side.get()}, &sink2, &counters};
+  CHECK_THROWS_WITH(check_route_against_wiring(leaves_elsewhere), Catch::Contains("link a1: a route leaves it"));
+  Route other_sink{{a1.get(), core.get(), out1.get()}, &sink2, &counters};
+  CHECK_THROWS_WITH(check_route_against_wiring(other_sink), Catch::Contains("link out1: a route leaves it"));
+  Route from_host{{out1.get()}, &sink1, &counters};  // out1 is chained behind core
+  CHECK_THROWS_WITH(check_route_against_wiring(from_host),
+                    Catch::Contains("link out1: a route enters it from a host, not its single feeder core"));
 }
 
 TEST_CASE("a dropped packet frees its slot at once: memory follows the buffer, not the drain time", "[link][memory]") {

@@ -505,4 +505,11 @@ class alignas(16) Link final : public PacketSink {
 /// all continue to one next link, or all end at one sink, that next hop.
 void wire_single_fed_links(std::span<const Route* const> routes);
 
+/// Throws std::logic_error if `route` leaves one of its links other than by the hop that
+/// link cached (wire_single_fed_links), or enters a chained link from another feeder. Called
+/// once per route when a connection is made (also during the run): the per-packet check of
+/// the cached hop is debug-only, so a route made after the wiring with a new link sequence
+/// is refused in every build instead of being sent down another route's path.
+void check_route_against_wiring(const Route& route);
+
 }  // namespace fastsim::net

@@ -89,6 +89,8 @@ struct TcpConnection {
     receiver = std::make_unique<tcp::TcpReceiver>(sim, pool, shared, &ack_route, *ack_out);
     data_route.sink = receiver.get();
     ack_route.sink = sender.get();
+    net::check_route_against_wiring(data_route);  // a connection made during the run (flow arrivals)
+    net::check_route_against_wiring(ack_route);
   }
 };
 
