@@ -2,7 +2,10 @@
 // function under random loss (Ott, Kemperman and Mathis), fairness at equal RTTs and RTT unfairness.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
+#include <string>
 #include <vector>
 
 #include "../support/helpers.hpp"
@@ -13,6 +16,32 @@ using fastsim::testing::dumbbell_json;
 using fastsim::testing::scenario_from;
 
 namespace {
+
+/// Reno's time-average window under independent loss p in the finite-window loss-cycle
+/// model of tools/reno-cycle-model (both costs): the packets between losses are geometric;
+/// the window grows 1/w per ACK through n - 1 ACKs, which arrive at (w - 1) per round trip
+/// (growth on ACKs of packets sent a round earlier), then one recovery round without growth
+/// in which PRR brings it from w to w/2 (time average 3w/4); mean = window-time area / time.
+double reno_cycle_model_window(double p) {
+  std::mt19937_64 rng(1);
+  std::geometric_distribution<int64_t> failures_before_loss(p);
+  constexpr int kBurn = 1000, kCycles = 400000;
+  double w = 1 / std::sqrt(p), area = 0, time = 0;
+  for (int i = 0; i < kBurn + kCycles; ++i) {
+    const auto n = static_cast<double>(failures_before_loss(rng) + 1);  // packets up to the lost one
+    const double w_end = std::sqrt(w * w + 2 * (n - 1));
+    double t = (w_end - w) + std::log((w_end - 1) / (w - 1));  // integral of w / (w - 1) dw, in RTTs
+    double a = (w_end * w_end - w * w) / 2 + t;                // integral of w^2 / (w - 1) dw
+    t += 1.0;
+    a += 0.75 * w_end;
+    if (i >= kBurn) {
+      area += a;
+      time += t;
+    }
+    w = std::max(w_end / 2, 2.0);
+  }
+  return area / time;
+}
 
 struct Epoch {
   double start_s;      ///< time of the loss that opened it
@@ -96,39 +125,56 @@ TEST_CASE("Reno sawtooth with a 1 x BDP buffer", "[scenario][reno][slow]") {
 
 TEST_CASE("Reno follows the random-loss response function", "[scenario][reno][slow]") {
   // Uncongested path (1 Gb/s, 20 ms, no queue drops), Bernoulli loss p on data packets,
-  // delayed ACK off. Ott, Kemperman and Mathis (1996): AIMD(1, 1/2) under independent
-  // losses has a time-average window of 1.3098 / sqrt(p) as p -> 0 (periodic losses give
-  // Mathis' sqrt(3 / (2p)), 6.5 % lower). A SACK Reno grows nothing in the round that
-  // reports a loss and in the recovery round, which costs a few packets of window at any
-  // p: the test allows 3 packets plus 1 % (at p = 1e-4 that excludes sqrt(3 / (2p))).
+  // delayed ACK off, the default (linux) stack. Ott, Kemperman and Mathis (1996): AIMD(1, 1/2)
+  // under independent losses has a time-average window of 1.3098 / sqrt(p) as p -> 0
+  // (periodic losses give Mathis' sqrt(3 / (2p)), 6.5 % lower). A finite window sits below
+  // that limit: the expectation is the finite-window loss-cycle model (growth on ACKs of
+  // packets sent a round earlier, a recovery round without growth per loss), 3.2, 1.0 and
+  // 0.3 % below the limit at p = 1e-2, 1e-3, 1e-4. Measured over 8 seeds per point: 1.0, 1.0
+  // and 0.6 % below the model, one run's standard deviation 1.3, 1.0 and 1.0 %; the test
+  // averages 4 seeds per point and allows 3 % (3 to 5 standard deviations of the 4-run
+  // mean), which the periodic-loss curve is outside of at every point.
   struct Point {
     double p;
     const char* duration;
   };
   const std::vector<Point> points = {{1e-2, "1000s"}, {1e-3, "2000s"}, {1e-4, "5000s"}};
+  constexpr int kSeeds = 4;
+  constexpr double kTolerance = 0.03;
   constexpr double kWarmupS = 100;  // slow start and the halvings down to the loss-limited window
   std::vector<double> lx, ly;
   for (const auto& pt : points) {
-    const std::string extra = ", \"loss_rate\": " + std::to_string(pt.p);
-    const auto s = scenario_from(dumbbell_json("1Gbps", "1ms", "100000pkt", pt.duration,
-                                               R"([{"id": "a", "rtt": "20ms"}])", R"({"delayed_ack": false})", extra));
-    run::Experiment exp(s);
-    const auto& r = exp.run();
-    const auto& f = r.flows[0];
-    // steady-state time average: the per-period window averages after the warm-up
-    const auto first = static_cast<size_t>(kWarmupS / s.sample_interval.to_seconds());
-    REQUIRE(f.cwnd_samples_pkts.size() > first);
-    double sum = 0;
-    for (size_t k = first; k < f.cwnd_samples_pkts.size(); ++k)
-      sum += f.cwnd_samples_pkts[k];
-    const double w = sum / static_cast<double>(f.cwnd_samples_pkts.size() - first);
-    const double ideal = 1.3098 / std::sqrt(pt.p);
-    INFO("p=" << pt.p << ": steady-state mean window " << w << " (ideal random-loss AIMD " << ideal
-              << ", periodic losses " << std::sqrt(3.0 / (2.0 * pt.p)) << "), loss events "
-              << f.fast_recoveries + f.timeouts << ", drops at queues " << r.links[0].drops);
-    CHECK(r.links[0].drops == 0);                   // losses are random, not congestion
-    CHECK(f.fast_recoveries + f.timeouts >= 2000);  // enough loss events for a stable mean
-    CHECK(std::abs(w - ideal) <= 3.0 + 0.01 * ideal);
+    const double model = reno_cycle_model_window(pt.p);
+    const double periodic = std::sqrt(3.0 / (2.0 * pt.p));
+    REQUIRE(std::abs(periodic - model) > kTolerance * model);  // the band can tell the two apart
+    double sum_w = 0;
+    for (int seed = 1; seed <= kSeeds; ++seed) {
+      const std::string extra = ", \"loss_rate\": " + std::to_string(pt.p);
+      auto json = nlohmann::json::parse(dumbbell_json("1Gbps", "1ms", "100000pkt", pt.duration,
+                                                      R"([{"id": "a", "rtt": "20ms"}])", R"({"delayed_ack": false})",
+                                                      extra));
+      json["seed"] = seed;
+      const auto s = config::parse_scenario(json);
+      run::Experiment exp(s);
+      const auto& r = exp.run();
+      const auto& f = r.flows[0];
+      // steady-state time average: the per-period window averages after the warm-up
+      const auto first = static_cast<size_t>(kWarmupS / s.sample_interval.to_seconds());
+      REQUIRE(f.cwnd_samples_pkts.size() > first);
+      double sum = 0;
+      for (size_t k = first; k < f.cwnd_samples_pkts.size(); ++k)
+        sum += f.cwnd_samples_pkts[k];
+      const double w = sum / static_cast<double>(f.cwnd_samples_pkts.size() - first);
+      INFO("p=" << pt.p << ", seed " << seed << ": mean window " << w << ", loss events "
+                << f.fast_recoveries + f.timeouts << ", drops at queues " << r.links[0].drops);
+      CHECK(r.links[0].drops == 0);                   // losses are random, not congestion
+      CHECK(f.fast_recoveries + f.timeouts >= 2000);  // enough loss events for a stable mean
+      sum_w += w;
+    }
+    const double w = sum_w / kSeeds;
+    INFO("p=" << pt.p << ": mean window over " << kSeeds << " seeds " << w << " (finite-window model " << model
+              << ", p -> 0 limit " << 1.3098 / std::sqrt(pt.p) << ", periodic losses " << periodic << ")");
+    CHECK(std::abs(w - model) <= kTolerance * model);
     lx.push_back(std::log(pt.p));
     ly.push_back(std::log(w));
   }
