@@ -148,6 +148,17 @@ HugePageRange back_heap_with_huge_pages() {
 #endif
 }
 
+void unmark_heap_for_forking() {
+#if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+  if (!heap_backed)
+    return;
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto end = reinterpret_cast<std::uintptr_t>(sbrk(0));
+  const std::uintptr_t begin = (end - free_heap().heap) & ~(page - 1);
+  (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_NOHUGEPAGE);  // only a hint
+#endif
+}
+
 HugePageRange release_free_heap_memory() {
 #if defined(__linux__) && defined(__GLIBC__)
   malloc_trim(0);

@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "fastsim/core/huge_pages.hpp"
 #include "fastsim/sweep/backends.hpp"
 #include "fastsim/sweep/run_store.hpp"
 
@@ -50,6 +51,7 @@ pid_t start_worker(const fs::path& dir, unsigned timeout_s) {
     dup2(fd, STDERR_FILENO);
     close(fd);
   }
+  release_free_heap_memory();  // this worker's own free top marked for huge pages again
   int rc = 3;
   try {
     rc = execute_run(dir, std::cerr);
@@ -122,6 +124,7 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
         fmt::format("[sweep] {}/{} done, {} failed, {} running, ETA {}", done, total, failed, running.size(), left));
   };
   const StopSignals stop_signals;
+  unmark_heap_for_forking();  // the driver's pages stay 4-KiB pages: workers inherit them
   try {
     while (!pending.empty() || !running.empty()) {
       if (g_stop_signal != 0) {  // stop the workers, leave their runs without a status, re-raise

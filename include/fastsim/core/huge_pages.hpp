@@ -40,4 +40,12 @@ HugePageRange back_heap_with_huge_pages();
 /// it too. Returns the range marked again (empty when the heap was not backed).
 HugePageRange release_free_heap_memory();
 
+/// For a process that forks workers (a sweep's or a check's driver): takes the mark off its
+/// whole heap. khugepaged collapses any marked 2-MiB range with a page in use, making all of
+/// it resident, and a forked worker's peak resident size counts the driver's resident pages:
+/// a driver alive longer than khugepaged's scan period (10 s by default) passed up to 10 MB
+/// more to every worker (measured). Each worker calls release_free_heap_memory() first, which
+/// marks its own free top again. Nothing happens where the heap was not backed.
+void unmark_heap_for_forking();
+
 }  // namespace fastsim
