@@ -72,6 +72,11 @@ bool limits_ok(const std::string& cmd, const std::vector<std::string>& limits) {
       std::cerr << fmt::format("fastsim {}: {}\n", cmd, *error);
       return false;
     }
+    if (l.starts_with("sweep-")) {
+      std::cerr << fmt::format("fastsim {}: --limit {}: bounds a sweep's runs together (fastsim sweep only)\n", cmd,
+                               l.substr(0, l.find('=')));
+      return false;
+    }
   }
   return true;
 }

@@ -166,6 +166,13 @@ const char* kSweepUsage =
     "  run a grid/zip of scenarios x replications (docs/sweeps.md); --unset, then --set, change the base\n"
     "  scenario before the sweep's own values are set";
 
+/// "[sweep] estimate of all runs: ..." (stderr), against the sweep's total limits.
+std::string describe_estimate(const sweep::SweepEstimate& e) {
+  return fmt::format("[sweep] estimate of all {} runs: files ~{}, packets ~{:.3g} (limits: sweep-output-bytes, "
+                     "sweep-packets; docs/limits.md)\n",
+                     e.runs, run::bytes_text(e.output_bytes), static_cast<double>(e.packets));
+}
+
 }  // namespace
 
 int cmd_sweep(const std::vector<std::string>& args) {
@@ -197,7 +204,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "set", po::value(&sets)->composing(),
       "set /json/pointer=value in the base scenario (before the sweep's grid and zip values)")(
       "unset", po::value(&unsets)->composing(), "delete /json/pointer from the base scenario (before --set)")(
-      "quiet,q", "no progress line");
+      "quiet,q", "no progress line, no estimate line");
   po::variables_map vm;
   if (auto rc = parse_options("sweep", kSweepUsage, args, opts, "spec", vm))
     return *rc;
@@ -229,6 +236,8 @@ int cmd_sweep(const std::vector<std::string>& args) {
   slurm.dry_run = vm.count("dry-run") > 0;
   json spec_doc;
   std::vector<sweep::RunPlan> runs;
+  std::optional<sweep::SweepSpec> spec_kept;  // write_plan() makes each run's document from it
+  sweep::SweepEstimate estimate;
   try {
     spec_doc = config::load_json_file(spec_file);
     override_base(spec_doc, fs::path(spec_file).parent_path(), sets, unsets);
@@ -237,15 +246,21 @@ int cmd_sweep(const std::vector<std::string>& args) {
     if (slurm.dry_run && backend == "local") {
       // Streamed: one scenario in memory at a time. A validating pass first, so that a
       // bad spec prints its errors and no runs.
-      sweep::for_each_run(spec, FASTSIM_VERSION, max_runs, [](sweep::RunPlan&&) {});
+      estimate = sweep::for_each_run(spec, FASTSIM_VERSION, max_runs, [](sweep::RunPlan&&) {});
       sweep::for_each_run(spec, FASTSIM_VERSION, max_runs, [](sweep::RunPlan&& r) {
         std::cout << fmt::format("{} {} {} replication {} seed {}\n", r.index, r.id, r.params.dump(), r.replication,
                                  r.seed);
       });
       std::cout << fmt::format("{} runs\n", *sweep::run_count(spec));
-      return stdout_written("sweep") ? kOk : kRunFailed;
+      if (!stdout_written("sweep"))
+        return kRunFailed;
+      if (vm.count("quiet") == 0)
+        std::cerr << describe_estimate(estimate);
+      return kOk;
     }
-    runs = sweep::expand(spec, FASTSIM_VERSION, max_runs);
+    // Without the documents: memory holds each run's parameters, whatever the base's size.
+    runs = sweep::expand(spec, FASTSIM_VERSION, max_runs, false, &estimate);
+    spec_kept = std::move(spec);
   } catch (const ScenarioError& e) {
     print_issues(e, spec_file);
     return kBadScenario;
@@ -276,7 +291,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
       }
     }
     fs::create_directories(dir);
-    sweep::write_plan(dir, spec_doc, runs, FASTSIM_VERSION);
+    sweep::write_plan(dir, spec_doc, runs, FASTSIM_VERSION, &*spec_kept);
     sweep::release_documents(runs);
     for (const auto& r : runs) {
       if (!resume || sweep::run_state(dir, r.id) != sweep::RunState::kOk)
@@ -285,7 +300,8 @@ int cmd_sweep(const std::vector<std::string>& args) {
     const bool quiet = vm.count("quiet") > 0;
     if (!quiet) {
       std::cerr << fmt::format("[sweep] {} runs, {} to do ({} backend) -> {}\n", runs.size(), todo.size(), backend,
-                               out);
+                               out)
+                << describe_estimate(estimate);
     }
     TerminalReporter reporter(quiet);
     if (backend == "local") {

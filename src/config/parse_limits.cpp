@@ -26,9 +26,17 @@ std::optional<std::string> set_limit(Limits& limits, std::string_view assignment
     target = &limits.packets;
   } else if (name == "interval-flows") {
     target = &limits.interval_flow_entries;
+  } else if (name == "sweep-output-bytes") {
+    target = &limits.sweep_output_bytes;
+    bytes = true;
+  } else if (name == "sweep-packets") {
+    target = &limits.sweep_packets;
   } else {
-    return fmt::format("--limit: unknown limit \"{}\"{} (one of memory, trace-bytes, packets, interval-flows)", name,
-                       did_you_mean(name, {"memory", "trace-bytes", "packets", "interval-flows"}));
+    return fmt::format(
+        "--limit: unknown limit \"{}\"{} (one of memory, trace-bytes, packets, interval-flows, sweep-output-bytes, "
+        "sweep-packets)",
+        name,
+        did_you_mean(name, {"memory", "trace-bytes", "packets", "interval-flows", "sweep-output-bytes", "sweep-packets"}));
   }
   if (value == "none") {
     *target = UINT64_MAX;

@@ -48,12 +48,16 @@ uint64_t to_count(double x) {
   return x >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(std::ceil(std::max(0.0, x)));
 }
 
+}  // namespace
+
 std::string bytes_text(uint64_t b) {
   const double x = static_cast<double>(b);
   if (x >= 1024.0 * 1024 * 1024)
     return fmt::format("{:.1f} GiB", x / (1024.0 * 1024 * 1024));
   return fmt::format("{:.1f} MiB", x / (1024.0 * 1024));
 }
+
+namespace {
 
 /// Events of the algorithm's own periodic timer over `active_s` seconds: FAST with a fixed
 /// `update_interval` updates its window on a timer (every other round trip otherwise).

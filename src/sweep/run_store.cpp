@@ -51,14 +51,17 @@ RunState run_state(const fs::path& out, const std::string& id) {
 }
 
 void write_plan(const fs::path& out, const json& spec_doc, const std::vector<RunPlan>& runs,
-                const std::string& version) {
+                const std::string& version, const SweepSpec* spec) {
   json list = json::array();
   for (const auto& r : runs) {
     list.push_back(
         {{"index", r.index}, {"id", r.id}, {"params", r.params}, {"replication", r.replication}, {"seed", r.seed}});
     const fs::path dir = run_dir(out, r.id);
     fs::create_directories(dir);
-    trace::write_file_atomically((dir / "scenario.json").string(), r.scenario.dump(2) + "\n");
+    if (r.scenario.is_null() && spec == nullptr)
+      throw std::logic_error(fmt::format("run {}: no scenario document and no spec to make it from", r.id));
+    const std::string text = (r.scenario.is_null() ? scenario_of(*spec, r) : r.scenario).dump(2) + "\n";
+    trace::write_file_atomically((dir / "scenario.json").string(), text);
   }
   const json plan = {{"fastsim_version", version}, {"spec", spec_doc}, {"runs", list}};
   trace::write_file_atomically((out / "sweep.json").string(), plan.dump(2) + "\n");

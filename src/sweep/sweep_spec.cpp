@@ -273,11 +273,17 @@ class Canonicaliser {
 
 }  // namespace
 
-void for_each_run(const SweepSpec& spec, const std::string& version, uint64_t max_runs,
-                  const std::function<void(RunPlan&&)>& fn) {
+SweepEstimate for_each_run(const SweepSpec& spec, const std::string& version, uint64_t max_runs,
+                           const std::function<void(RunPlan&&)>& fn) {
   check_run_count(spec, max_runs);
   const uint64_t points = *run_count(spec) / spec.replications;
   Issues issues;
+  SweepEstimate total;
+  auto add = [&](uint64_t& sum, uint64_t per_run) {
+    uint64_t all = 0;
+    if (__builtin_mul_overflow(per_run, spec.replications, &all) || __builtin_add_overflow(sum, all, &sum))
+      sum = UINT64_MAX;
+  };
   Canonicaliser canonical(spec);
   std::map<std::string, uint64_t> first_point_of;  // canonical scenario id -> point index
   size_t index = 0;
@@ -294,7 +300,11 @@ void for_each_run(const SweepSpec& spec, const std::string& version, uint64_t ma
     try {
       auto parsed = config::parse_scenario(scenario);
       parsed.limits = spec.limits;
-      run::enforce_limits(parsed);
+      const run::ResourceEstimate estimate = run::estimate_resources(parsed);
+      if (auto over = run::check_limits(parsed, estimate); !over.empty())
+        throw ScenarioError(std::move(over));
+      add(total.output_bytes, estimate.trace_bytes);
+      add(total.packets, estimate.packets);
     } catch (const ScenarioError& e) {
       valid = false;
       for (const auto& issue : e.issues())
@@ -327,18 +337,61 @@ void for_each_run(const SweepSpec& spec, const std::string& version, uint64_t ma
       run.seed = derive_seed(spec.base_seed, r);
       run.scenario = scenario;
       run.scenario["seed"] = run.seed;
+      // Each run's folder holds its scenario document too (a base listing many flows is large).
+      const uint64_t document_bytes = run.scenario.dump(2).size() + 1;
+      if (__builtin_add_overflow(total.output_bytes, document_bytes, &total.output_bytes))
+        total.output_bytes = UINT64_MAX;
       run.id = run_id(run.scenario, version);
       fn(std::move(run));
     }
+    if (issues.size() >= kMaxReportedIssues && i + 1 < points) {
+      issues.push_back({"", fmt::format("validation stopped after {} problems, at point {} of {}: correct these and "
+                                        "validate again",
+                                        issues.size(), i + 1, points)});
+      throw ScenarioError(issues);
+    }
+  }
+  total.runs = *run_count(spec);
+  const config::Limits& l = spec.limits;
+  if (total.output_bytes > l.sweep_output_bytes) {
+    issues.push_back({"", fmt::format("the files of all {} runs together (traces, scenario documents) are estimated "
+                                      "at {}, over the "
+                                      "sweep-output-bytes limit of {} (docs/limits.md; raise it with --limit "
+                                      "sweep-output-bytes=VALUE or --limit sweep-output-bytes=none)",
+                                      total.runs, run::bytes_text(total.output_bytes),
+                                      run::bytes_text(l.sweep_output_bytes))});
+  }
+  if (total.packets > l.sweep_packets) {
+    issues.push_back({"", fmt::format("the packets of all {} runs together are estimated at {:.3g}, over the "
+                                      "sweep-packets limit of {:.3g} (docs/limits.md; raise it with --limit "
+                                      "sweep-packets=VALUE or --limit sweep-packets=none)",
+                                      total.runs, static_cast<double>(total.packets),
+                                      static_cast<double>(l.sweep_packets))});
   }
   if (!issues.empty())
     throw ScenarioError(issues);
+  return total;
 }
 
-std::vector<RunPlan> expand(const SweepSpec& spec, const std::string& version, uint64_t max_runs) {
+std::vector<RunPlan> expand(const SweepSpec& spec, const std::string& version, uint64_t max_runs, bool keep_documents,
+                            SweepEstimate* estimate) {
   std::vector<RunPlan> runs;
-  for_each_run(spec, version, max_runs, [&](RunPlan&& r) { runs.push_back(std::move(r)); });
+  const SweepEstimate total = for_each_run(spec, version, max_runs, [&](RunPlan&& r) {
+    if (!keep_documents)
+      r.scenario = json();
+    runs.push_back(std::move(r));
+  });
+  if (estimate != nullptr)
+    *estimate = total;
   return runs;
+}
+
+json scenario_of(const SweepSpec& spec, const RunPlan& run) {
+  json scenario = spec.base;
+  for (const auto& [pointer, value] : run.params.items())
+    (void)config::set_at_pointer(scenario, pointer, value);  // each was applied when the sweep was validated
+  scenario["seed"] = run.seed;
+  return scenario;
 }
 
 }  // namespace fastsim::sweep

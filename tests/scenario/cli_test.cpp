@@ -698,6 +698,22 @@ TEST_CASE("a sweep refuses a point over a resource limit before running anything
   CHECK_THAT(r.output, Catch::Contains("2 runs"));
   CHECK(run_command(kBinary + " sweep " + spec + " --dry-run --limit interval-flows=5 --out " + out).exit_code == 2);
   CHECK(run_command(kBinary + " sweep " + spec + " --dry-run --limit speed=1 --out " + out).exit_code == 2);
+  // The runs together: their estimate is printed, and a total over sweep-output-bytes is refused.
+  r = run_command(kBinary + " sweep " + spec + " --dry-run --limit trace-bytes=4G --out " + out);
+  CHECK_THAT(r.output, Catch::Contains("[sweep] estimate of all 2 runs: files ~"));
+  r = run_command(kBinary + " sweep " + spec + " --limit trace-bytes=4G --limit sweep-output-bytes=1G --out " + out);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("the files of all 2 runs together (traces, scenario documents) are estimated at") &&
+                           Catch::Contains("over the sweep-output-bytes limit of 1.0 GiB"));
+  CHECK_FALSE(fs::exists(out));
+  // The sweep limits bound a sweep's runs together: a usage error for one run.
+  const std::string one = (dir / "one.json").string();
+  std::ofstream(one) << R"({"duration": "1s", )" + kSmallDumbbell + R"(, "flows": [{"id": "f", "rtt": "10ms"}]})";
+  r = run_command(kBinary + " validate " + one + " --limit sweep-packets=1");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("--limit sweep-packets: bounds a sweep's runs together (fastsim sweep only)"));
+  CHECK(run_command(kBinary + " run " + one + " --limit sweep-output-bytes=1G --out " + (dir / "o").string())
+            .exit_code == 2);
   fs::remove_all(dir);
 }
 

@@ -307,7 +307,7 @@ TEST_CASE("sweep refuses too many runs and --dry-run streams in bounded memory",
   WARN("address-space limit skipped under AddressSanitizer");
 #else
   // 100 MB of address space: enough for one scenario at a time, not for 10^5 of them.
-  const auto r = run_command("ulimit -v 100000; " + base + " --dry-run > " + (dir / "list.txt").string());
+  const auto r = run_command("ulimit -v 100000; " + base + " --dry-run --quiet > " + (dir / "list.txt").string());
   INFO(r.output);
   CHECK(r.exit_code == 0);
   const std::string list = read_file(dir / "list.txt");

@@ -7,7 +7,12 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "fastsim/config/errors.hpp"
+#include "fastsim/config/limits.hpp"
+#include "fastsim/config/parse.hpp"
+#include "fastsim/run/resource_estimate.hpp"
 #include "fastsim/sweep/backends.hpp"
 #include "fastsim/sweep/check.hpp"
 #include "fastsim/sweep/collect.hpp"
@@ -257,6 +262,101 @@ TEST_CASE("for_each_run streams the runs of expand, in order", "[sweep]") {
     ++seen;
   });
   CHECK(seen == 2 * 2 * 2 * 3);
+}
+
+TEST_CASE("expand without documents keeps only the parameters; scenario_of makes each document again", "[sweep]") {
+  auto spec = spec_of(R"("grid": {"/flows/0/rtt": ["20ms", "40ms"], "/flows/0/count": [1, 2]},
+                         "zip": {"/duration": ["1s", "2s"]}, "replications": 3)");
+  const auto full = expand(spec, "v");
+  SweepEstimate estimate;
+  const auto light = expand(spec, "v", kDefaultMaxRuns, false, &estimate);
+  REQUIRE(light.size() == full.size());
+  CHECK(estimate.runs == full.size());
+  for (size_t i = 0; i < full.size(); ++i) {
+    CHECK(light[i].scenario.is_null());
+    CHECK(light[i].id == full[i].id);
+    CHECK(scenario_of(spec, light[i]) == full[i].scenario);
+    CHECK(run_id(scenario_of(spec, light[i]), "v") == full[i].id);
+  }
+}
+
+TEST_CASE("the runs of a sweep together are held to sweep-output-bytes and sweep-packets", "[sweep][bad-input]") {
+  // Each run alone is far within the per-run limits; the 24 runs together are not.
+  auto spec = spec_of(R"("grid": {"/flows/0/rtt": ["20ms", "40ms"], "/flows/0/count": [1, 2]},
+                         "zip": {"/duration": ["1s", "2s"]}, "replications": 3)");
+  const SweepEstimate total = for_each_run(spec, "v", kDefaultMaxRuns, [](RunPlan&&) {});
+  CHECK(total.runs == 24);
+  REQUIRE(total.output_bytes > 0);
+  REQUIRE(total.packets > 0);
+  // The total is the sum of the runs' estimates (traces and the scenario document written
+  // into each run's folder).
+  uint64_t packets = 0, output_bytes = 0;
+  for (const auto& r : expand(spec, "v")) {
+    auto s = config::parse_scenario(r.scenario);
+    const auto e = run::estimate_resources(s);
+    packets += e.packets;
+    output_bytes += e.trace_bytes + r.scenario.dump(2).size() + 1;
+  }
+  CHECK(total.packets == packets);
+  CHECK(total.output_bytes == output_bytes);
+  auto message = [&](const SweepSpec& s) {
+    try {
+      (void)expand(s, "v");
+    } catch (const config::ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  spec.limits.sweep_output_bytes = total.output_bytes;  // at the limit: accepted
+  spec.limits.sweep_packets = total.packets;
+  CHECK(message(spec) == "no error");
+  spec.limits.sweep_output_bytes = total.output_bytes - 1;
+  CHECK_THAT(message(spec), Catch::Contains("the files of all 24 runs together (traces, scenario documents) are estimated at") &&
+                                Catch::Contains("over the sweep-output-bytes limit") &&
+                                Catch::Contains("--limit sweep-output-bytes=none"));
+  spec.limits.sweep_output_bytes = UINT64_MAX;
+  spec.limits.sweep_packets = total.packets - 1;
+  CHECK_THAT(message(spec), Catch::Contains("the packets of all 24 runs together are estimated at") &&
+                                Catch::Contains("over the sweep-packets limit"));
+  // The defaults and their names on the command line.
+  config::Limits limits;
+  CHECK(limits.sweep_output_bytes == uint64_t{100} << 30);
+  CHECK(limits.sweep_packets == 10'000'000'000'000);
+  CHECK_FALSE(config::set_limit(limits, "sweep-output-bytes=2T").has_value());
+  CHECK(limits.sweep_output_bytes == uint64_t{2} << 40);
+  CHECK_FALSE(config::set_limit(limits, "sweep-packets=none").has_value());
+  CHECK(limits.sweep_packets == UINT64_MAX);
+}
+
+TEST_CASE("a sweep's validation stops after kMaxReportedIssues problems", "[sweep][bad-input]") {
+  // 1000 points, each with an invalid rate: the first 100 problems and where it stopped,
+  // not 1000 errors.
+  json rates = json::array();
+  for (int i = 1; i <= 1000; ++i)
+    rates.push_back(fmt::format("-{}Mbps", i));
+  json doc = {{"base", kBase}, {"grid", {{"/topology/dumbbell/bottleneck/rate", rates}}}};
+  const auto spec = parse_sweep_spec(doc, ".");
+  size_t passed = 0;
+  try {
+    for_each_run(spec, "v", kDefaultMaxRuns, [&](RunPlan&&) { ++passed; });
+    FAIL("no error");
+  } catch (const config::ScenarioError& e) {
+    REQUIRE(e.issues().size() == kMaxReportedIssues + 1);
+    CHECK_THAT(e.issues().front().message, Catch::Contains("point {\"/topology/dumbbell/bottleneck/rate\":\"-1Mbps\"}"));
+    CHECK_THAT(e.issues().back().message,
+               Catch::Contains("validation stopped after 100 problems, at point 100 of 1000"));
+  }
+  CHECK(passed == 100);  // the points validated before it stopped
+  // The 100th problem at the last point: every point was validated, no stop message.
+  rates.erase(rates.begin() + 100, rates.end());
+  doc["grid"]["/topology/dumbbell/bottleneck/rate"] = rates;
+  try {
+    (void)expand(parse_sweep_spec(doc, "."), "v");
+    FAIL("no error");
+  } catch (const config::ScenarioError& e) {
+    CHECK(e.issues().size() == kMaxReportedIssues);
+    CHECK_THAT(std::string(e.what()), !Catch::Contains("validation stopped"));
+  }
 }
 
 TEST_CASE("a sweep reads the base seed as fastsim run does", "[sweep][bad-input]") {

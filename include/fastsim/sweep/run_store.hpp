@@ -34,9 +34,11 @@ std::optional<RunStatus> read_status(const std::filesystem::path& dir);
 void write_status(const std::filesystem::path& dir, const RunStatus& status);
 RunState run_state(const std::filesystem::path& out, const std::string& id);
 
-/// Writes OUT/sweep.json and every run's scenario.json (atomically).
+/// Writes OUT/sweep.json and every run's scenario.json (atomically). A run whose
+/// `scenario` is null (expand() without its documents) gets scenario_of(*spec, run), made
+/// and written one at a time.
 void write_plan(const std::filesystem::path& out, const nlohmann::json& spec_doc, const std::vector<RunPlan>& runs,
-                const std::string& version);
+                const std::string& version, const SweepSpec* spec = nullptr);
 /// The runs of OUT/sweep.json (scenarios not loaded). Throws std::runtime_error.
 std::vector<RunPlan> read_plan(const std::filesystem::path& out);
 

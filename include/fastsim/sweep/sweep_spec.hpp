@@ -7,7 +7,9 @@
 // - A run's id hashes the canonical scenario JSON (keys sorted, seed included) and the
 //   fastsim version: equal inputs share an id (and a folder), any change gives a new one.
 // - Size: the run count is computed from the list lengths before anything is expanded,
-//   and a sweep of more than `max_runs` runs (default 100 000) is refused.
+//   and a sweep of more than `max_runs` runs (default 100 000) is refused. The estimated
+//   output files and packets of all runs together are held to the limits sweep-output-bytes
+//   and sweep-packets (docs/limits.md); validation stops after kMaxReportedIssues problems.
 // - Two points that set a parameter to equal values after canonicalisation (1, 1.0;
 //   "1s", 1, "1000ms" for a duration) are the same scenario: an error, like a repeated value.
 #pragma once
@@ -65,16 +67,36 @@ std::optional<uint64_t> run_count(const SweepSpec& spec);
 /// has more than `max_runs` runs.
 void check_run_count(const SweepSpec& spec, uint64_t max_runs);
 
+/// Validation stops at this many problems (a sweep whose every point is wrong would
+/// otherwise print each point's errors, for up to max_runs points).
+constexpr size_t kMaxReportedIssues = 100;
+
+/// The estimated cost of all runs of a sweep together (run::ResourceEstimate per point,
+/// times its replications; saturating): the runs' trace files and scenario documents, packets.
+struct SweepEstimate {
+  uint64_t runs = 0;
+  uint64_t output_bytes = 0;
+  uint64_t packets = 0;
+};
+
 /// Every run in order, one at a time: grid points (last pointer fastest) x zip
 /// positions x replications. Memory holds one scenario at a time plus one id per point
 /// (for duplicate detection). check_run_count() first; every point is validated, and a
-/// point that does not give a valid scenario, or repeats another, throws
-/// config::ScenarioError naming the points after the last run was passed to `fn`.
-void for_each_run(const SweepSpec& spec, const std::string& version, uint64_t max_runs,
-                  const std::function<void(RunPlan&&)>& fn);
+/// point that does not give a valid scenario, or repeats another, or runs over the
+/// sweep's total limits, throws config::ScenarioError naming the points after the last
+/// run was passed to `fn` (or as soon as kMaxReportedIssues problems are found).
+SweepEstimate for_each_run(const SweepSpec& spec, const std::string& version, uint64_t max_runs,
+                           const std::function<void(RunPlan&&)>& fn);
 
-/// All runs of for_each_run() in a vector.
-std::vector<RunPlan> expand(const SweepSpec& spec, const std::string& version, uint64_t max_runs = kDefaultMaxRuns);
+/// All runs of for_each_run() in a vector; without `keep_documents`, each RunPlan's
+/// `scenario` is left null (scenario_of() makes it again), so that memory holds no more
+/// than the runs' parameters whatever the size of the base scenario.
+std::vector<RunPlan> expand(const SweepSpec& spec, const std::string& version, uint64_t max_runs = kDefaultMaxRuns,
+                            bool keep_documents = true, SweepEstimate* estimate = nullptr);
+
+/// The scenario document of a run of `spec`: the base with the run's parameter values and
+/// seed (the document for_each_run() passed with it).
+nlohmann::json scenario_of(const SweepSpec& spec, const RunPlan& run);
 
 uint64_t derive_seed(uint64_t base_seed, uint64_t replication);
 std::string run_id(const nlohmann::json& scenario, const std::string& version);
