@@ -1,7 +1,8 @@
 // JSON input (see parse.hpp): every JSON file and --set value fastsim reads is parsed by
 // parse_json_text, which bounds the nesting depth before the document exists (nlohmann's
-// parser is iterative, but copying, comparing and printing a document recurse per level)
-// and rejects a key given twice; and the --set overrides applied to a scenario.
+// parser is iterative, but copying, comparing and printing a document recurse per level),
+// rejects a key given twice and a NUL byte, and takes time linear in the text (its own SAX
+// builder); and the --set overrides applied to a scenario.
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -20,10 +21,6 @@ namespace fastsim::config {
 using nlohmann::json;
 
 namespace {
-
-/// Thrown from the parser callback when an array or object opens past the limit: the
-/// parse stops there, so at most kMaxJsonDepth levels are ever built.
-struct TooDeep {};
 
 /// `text` quoted for a message, invalid UTF-8 bytes shown as U+FFFD.
 std::string quoted(const std::string& text) {
@@ -47,36 +44,99 @@ struct Parsed {
   std::string detail;  ///< the parser's message, or the repeated key
 };
 
-Parsed parse_bounded(const std::string& text) {
-  // Duplicate keys would silently keep the last value: track the keys of every open object.
-  std::vector<std::set<std::string>> open_objects;
-  Parsed out;
-  auto check = [&](int depth, json::parse_event_t event, json& parsed) {
-    // `depth` counts the arrays and objects around the one that opens.
-    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
-        depth >= kMaxJsonDepth)
-      throw TooDeep{};
-    if (event == json::parse_event_t::object_start) {
-      open_objects.emplace_back();
-    } else if (event == json::parse_event_t::object_end && !open_objects.empty()) {
-      open_objects.pop_back();
-    } else if (event == json::parse_event_t::key && !open_objects.empty() &&
-               !open_objects.back().insert(parsed.get<std::string>()).second && out.detail.empty()) {
-      out.problem = Parsed::Problem::kDuplicateKey;
-      out.detail = parsed.get<std::string>();
+/// Builds the document from nlohmann's SAX events (its callback parser rescans the enclosing
+/// array at every closing object: quadratic, 19 s for 320 000 objects in one array), stopping
+/// at the first array or object that opens past kMaxJsonDepth, so that at most that many
+/// levels are ever built, and noting the first key given twice in one object.
+class BoundedDomBuilder final : public json::json_sax_t {
+ public:
+  explicit BoundedDomBuilder(Parsed& out) : out_(out) {}
+
+  bool null() override { return add(json(nullptr)); }
+  bool boolean(bool v) override { return add(json(v)); }
+  bool number_integer(json::number_integer_t v) override { return add(json(v)); }
+  bool number_unsigned(json::number_unsigned_t v) override { return add(json(v)); }
+  bool number_float(json::number_float_t v, const json::string_t&) override { return add(json(v)); }
+  bool string(json::string_t& v) override { return add(json(std::move(v))); }
+  bool binary(json::binary_t& v) override { return add(json::binary(std::move(v))); }
+  bool start_object(std::size_t) override { return open(json::object(), true); }
+  bool key(json::string_t& k) override {
+    if (!keys_.back().insert(k).second && out_.problem == Parsed::Problem::kNone) {
+      out_.problem = Parsed::Problem::kDuplicateKey;
+      out_.detail = k;
     }
+    key_ = std::move(k);
     return true;
-  };
-  try {
-    json doc = json::parse(text, check);
-    if (out.problem == Parsed::Problem::kNone)
-      out.doc = std::move(doc);
-  } catch (const TooDeep&) {
-    out.problem = Parsed::Problem::kTooDeep;
-  } catch (const json::exception& e) {  // syntax errors and numbers out of range (1e400)
-    out.problem = Parsed::Problem::kSyntax;
-    out.detail = e.what();
   }
+  bool end_object() override {
+    keys_.pop_back();
+    open_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) override { return open(json::array(), false); }
+  bool end_array() override {
+    open_.pop_back();
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    out_.problem = Parsed::Problem::kSyntax;  // syntax errors and numbers out of range (1e400)
+    out_.detail = e.what();
+    return false;
+  }
+
+ private:
+  /// Puts `v` where the parse is (the root, the open array's end or the open object's key);
+  /// the address of the value put.
+  json* place(json&& v) {
+    if (open_.empty()) {
+      out_.doc = std::move(v);
+      return &out_.doc;
+    }
+    json& parent = *open_.back();
+    if (parent.is_array()) {
+      parent.push_back(std::move(v));  // may move the parent's elements: none of them is open
+      return &parent.back();
+    }
+    json& slot = parent[key_];  // the last value of a repeated key wins, as nlohmann's own parser
+    slot = std::move(v);
+    return &slot;
+  }
+  bool add(json&& v) {
+    place(std::move(v));
+    return true;
+  }
+  bool open(json&& container, bool object) {
+    if (open_.size() >= static_cast<size_t>(kMaxJsonDepth)) {
+      out_.problem = Parsed::Problem::kTooDeep;
+      return false;
+    }
+    open_.push_back(place(std::move(container)));
+    if (object)
+      keys_.emplace_back();
+    return true;
+  }
+
+  Parsed& out_;
+  std::vector<json*> open_;                  // the arrays and objects open, outermost first
+  std::vector<std::set<std::string>> keys_;  // the keys of every open object
+  std::string key_;                          // the key of the value that comes next
+};
+
+Parsed parse_bounded(const std::string& text) {
+  Parsed out;
+  // nlohmann's lexer takes a NUL byte for the end of the input and would ignore what follows;
+  // JSON has no place for one (a control character even inside a string).
+  if (const size_t nul = text.find('\0'); nul != std::string::npos) {
+    out.problem = Parsed::Problem::kSyntax;
+    out.detail = fmt::format("byte {} is a NUL byte, which JSON text cannot contain", nul + 1);
+    return out;
+  }
+  BoundedDomBuilder builder(out);
+  const bool complete = json::sax_parse(text, &builder, json::input_format_t::json, true);
+  if (!complete && out.problem == Parsed::Problem::kNone)
+    out.problem = Parsed::Problem::kSyntax;  // (every stop names its reason: not reached)
+  if (out.problem != Parsed::Problem::kNone)
+    out.doc = json();
   return out;
 }
 
