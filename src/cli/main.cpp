@@ -89,9 +89,10 @@ fastsim::config::Scenario load(const std::string& file, const std::vector<std::s
   apply_cli_overrides(doc, sets, unsets);
   if (seed && doc.is_object())
     doc["seed"] = *seed;
-  auto s = fastsim::config::parse_scenario(doc);
+  fastsim::config::Limits chosen;
   for (const auto& l : limits)
-    (void)fastsim::config::set_limit(s.limits, l);  // checked by limits_ok()
+    (void)fastsim::config::set_limit(chosen, l);  // checked by limits_ok()
+  auto s = fastsim::config::parse_scenario(doc, chosen);
   fastsim::run::enforce_limits(s);
   return s;
 }

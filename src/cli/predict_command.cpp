@@ -29,7 +29,7 @@ int cmd_predict(const std::vector<std::string>& args) {
   opts.add_options()("file", po::value(&file), "scenario file")(
       "set", po::value(&sets)->composing(), "override /json/pointer=value")("unset", po::value(&unsets)->composing(),
                                                                             "delete /json/pointer (before --set)")(
-      "limit", po::value(&limits)->composing(), "interval-flows=N: the (interval, flow) entries to predict")(
+      "limit", po::value(&limits)->composing(), "interval-flows=N: the (interval, flow) entries to predict; memory=VALUE: the flows made from counts")(
       "json", "print JSON instead of tables");
   po::variables_map vm;
   if (auto rc = parse_options("predict", usage, args, opts, "file", vm))
@@ -48,13 +48,16 @@ int cmd_predict(const std::vector<std::string>& args) {
     }
   }
   try {
-    // As `run` reads it, but without the resource limits: nothing is simulated, and a
-    // network too large to simulate is what a prediction is for.
+    // As `run` reads it, but without the run's resource estimate: nothing is simulated, and a
+    // network too large to simulate is what a prediction is for. Only the flows' replicas
+    // are bounded before they are made (by --limit memory, at 16 KiB each: 262 144 flows
+    // by default), as the replicas themselves take memory.
     auto doc = config::load_json_file(file);
     apply_cli_overrides(doc, sets, unsets);
-    config::Scenario s = config::parse_scenario(doc);
+    config::Limits chosen;
     for (const auto& l : limits)
-      (void)config::set_limit(s.limits, l);  // checked above; only interval-flows matters here
+      (void)config::set_limit(chosen, l);  // checked above
+    config::Scenario s = config::parse_scenario(doc, chosen);
     const predict::Prediction p = predict::predict(s);
     if (vm.count("json")) {
       std::cout << predict::to_json(p).dump(2) << "\n";

@@ -428,7 +428,7 @@ int cmd_check(const std::vector<std::string>& args) {
         config::apply_overrides(scenario, s.sets);
         if (s.seed)
           scenario["seed"] = *s.seed;
-        const auto parsed = config::parse_scenario(scenario);
+        const auto parsed = config::parse_scenario(scenario);  // the default limits
         run::enforce_limits(parsed);
         seed = parsed.seed;
       } catch (const ScenarioError& e) {

@@ -207,6 +207,11 @@ std::optional<std::string> set_at_pointer(json& doc, const std::string& pointer,
     return fmt::format("the value would sit {} levels deep, past the limit of {}", levels + json_depth(value),
                        kMaxJsonDepth);
   }
+  for (size_t tilde = pointer.find('~'); tilde != std::string::npos; tilde = pointer.find('~', tilde + 1)) {
+    if (tilde + 1 == pointer.size() || (pointer[tilde + 1] != '0' && pointer[tilde + 1] != '1'))
+      return fmt::format("{}: '~' must be followed by 0 or 1 in a JSON pointer (~0 stands for '~', ~1 for '/')",
+                         quoted(pointer));
+  }
   try {
     const json::json_pointer ptr(pointer);
     // Walk the path: an array index past the end would pad with nulls, and so would an
@@ -219,6 +224,14 @@ std::optional<std::string> set_at_pointer(json& doc, const std::string& pointer,
       const std::string token = pointer.substr(pos, next == std::string::npos ? std::string::npos : next - pos);
       const bool digits = !token.empty() && token.find_first_not_of("0123456789") == std::string::npos;
       const std::string at = walked.empty() ? "/" : walked;
+      if (node != nullptr && node->is_array() && !digits && token != "-") {
+        return fmt::format("{} is an array: {} is not an index (0 to {}, or {} to append)", at, quoted(token),
+                           node->empty() ? 0 : node->size() - 1, node->size());
+      }
+      if (node != nullptr && node->is_primitive() && !node->is_null()) {
+        return fmt::format("{} is {} ({}), not an object or an array: nothing can be set inside it", at,
+                           node->type_name(), node->dump());
+      }
       if (node != nullptr && node->is_array()) {
         uint64_t index = UINT64_MAX;  // too large for uint64_t: past the end too
         std::from_chars(token.data(), token.data() + token.size(), index);

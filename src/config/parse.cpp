@@ -113,12 +113,40 @@ void check_link_ids(const Scenario& s, Issues& issues) {
 
 }  // namespace
 
-Scenario parse_scenario(const json& doc) {
+uint64_t traffic_replicas(const json& doc) {
+  uint64_t n = 0;
+  if (!doc.is_object())
+    return n;
+  for (const char* list : {"flows", "udp"}) {
+    const auto it = doc.find(list);
+    if (it == doc.end() || !it->is_array())
+      continue;
+    for (const json& entry : *it) {
+      const auto count = entry.is_object() ? entry.find("count") : entry.end();
+      // (5.0 reads as 5; a count out of its range 1-100000 is reported by the reader)
+      const double c = count != entry.end() && count->is_number() ? count->get<double>() : 1.0;
+      n += c >= 1 ? static_cast<uint64_t>(std::min(c, 100000.0)) : 1;
+    }
+  }
+  return n;
+}
+
+Scenario parse_scenario(const json& doc, const Limits& limits) {
   Issues issues;
   Scenario s;
+  s.limits = limits;
   Reader top(doc, "", issues, "scenario");
   if (!top.is_object())
     throw ScenarioError(issues);
+  if (const uint64_t replicas = traffic_replicas(doc);
+      replicas > limits.memory_bytes / kMemoryPerTrafficReplica) {
+    throw ScenarioError(Issues{
+        {"", fmt::format("the scenario has {} TCP flows and UDP sources (with their counts): at {} KiB each at least, "
+                         "the run's memory would exceed the memory limit of {:.1f} GiB (docs/limits.md; raise it "
+                         "with --limit memory=VALUE or --limit memory=none)",
+                         replicas, kMemoryPerTrafficReplica / 1024,
+                         static_cast<double>(limits.memory_bytes) / (1024.0 * 1024 * 1024))}});
+  }
   json resolved = doc;
   const std::optional<Duration> duration = read_run(top, s, resolved);
   TcpSettings defaults = read_defaults(top, resolved);

@@ -279,6 +279,7 @@ SweepEstimate for_each_run(const SweepSpec& spec, const std::string& version, ui
   const uint64_t points = *run_count(spec) / spec.replications;
   Issues issues;
   SweepEstimate total;
+  uint64_t validated_replicas = 0;
   auto add = [&](uint64_t& sum, uint64_t per_run) {
     uint64_t all = 0;
     if (__builtin_mul_overflow(per_run, spec.replications, &all) || __builtin_add_overflow(sum, all, &sum))
@@ -296,10 +297,17 @@ SweepEstimate for_each_run(const SweepSpec& spec, const std::string& version, ui
     }
     // One validation per point: replications differ only in the seed.
     scenario["seed"] = derive_seed(spec.base_seed, 0);
+    validated_replicas += config::traffic_replicas(scenario);
+    if (validated_replicas > kMaxValidatedReplicas) {
+      issues.push_back({"", fmt::format("the points up to point {} of {} ({}) make {} TCP flows and UDP sources "
+                                        "together, more than {} a sweep may validate: split the sweep, or narrow "
+                                        "its grid",
+                                        i + 1, points, params.dump(), validated_replicas, kMaxValidatedReplicas)});
+      throw ScenarioError(issues);
+    }
     bool valid = true;
     try {
-      auto parsed = config::parse_scenario(scenario);
-      parsed.limits = spec.limits;
+      auto parsed = config::parse_scenario(scenario, spec.limits);
       const run::ResourceEstimate estimate = run::estimate_resources(parsed);
       if (auto over = run::check_limits(parsed, estimate); !over.empty())
         throw ScenarioError(std::move(over));

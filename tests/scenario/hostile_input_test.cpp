@@ -86,6 +86,50 @@ TEST_CASE("the bounded parser builds the document nlohmann's parser builds", "[u
   CHECK_THROWS_WITH(fastsim::config::parse_json_text("{} x", "t"), Catch::Contains("is not valid JSON"));
 }
 
+TEST_CASE("flows made by count are counted against the memory limit before any is made", "[unit][hostile]") {
+  // A 700-byte file of 10 x 100 000 flows took 2.8 GB and 10 s to be refused by the
+  // resource estimate; 100 such entries grew past 4 GB. Now: refused before replication.
+  using fastsim::config::Limits;
+  using fastsim::config::parse_scenario;
+  json doc = json::parse(kShort);
+  doc["flows"] = json::array();
+  for (int k = 0; k < 10; ++k)
+    doc["flows"].push_back({{"id", "f" + std::to_string(k)}, {"count", 100000}, {"rtt", "20ms"}});
+  doc["udp"] = json::array({{{"id", "u"}, {"rate", "1Mbps"}, {"count", 5.0}}});
+  CHECK(fastsim::config::traffic_replicas(doc) == 1000005);
+  CHECK_THROWS_WITH(parse_scenario(doc),
+                    Catch::Contains("the scenario has 1000005 TCP flows and UDP sources (with their counts)") &&
+                        Catch::Contains("memory limit of 4.0 GiB") && Catch::Contains("--limit memory=none"));
+  // At the limit (16 KiB each): 64 replicas in 1 MiB pass, 65 do not.
+  Limits small;
+  small.memory_bytes = 1 << 20;
+  doc["flows"] = json::array({{{"id", "f"}, {"count", 64}, {"rtt", "20ms"}}});
+  doc.erase("udp");
+  const auto s = parse_scenario(doc, small);
+  CHECK(s.flows.size() == 64);
+  CHECK(s.limits.memory_bytes == small.memory_bytes);
+  doc["flows"][0]["count"] = 65;
+  CHECK_THROWS_WITH(parse_scenario(doc, small), Catch::Contains("the scenario has 65 TCP flows"));
+}
+
+TEST_CASE("--set paths that cannot be set say why in words, not in the JSON library's", "[unit][hostile]") {
+  // They gave "[json.exception.out_of_range.404] unresolved reference token 'x'" and the like.
+  using fastsim::config::set_at_pointer;
+  json doc = json::parse(kShort);
+  const json before = doc;
+  CHECK(set_at_pointer(doc, "/name/x", 1) == "/name is string (\"h\"), not an object or an array: nothing can be set "
+                                            "inside it");
+  CHECK(set_at_pointer(doc, "/flows/-1/rtt", "1s") == "/flows is an array: \"-1\" is not an index (0 to 0, or 1 to "
+                                                      "append)");
+  CHECK(set_at_pointer(doc, "/flows/x", 1) == "/flows is an array: \"x\" is not an index (0 to 0, or 1 to append)");
+  CHECK(set_at_pointer(doc, "/flows/0/rtt~2x", 1) ==
+        "\"/flows/0/rtt~2x\": '~' must be followed by 0 or 1 in a JSON pointer (~0 stands for '~', ~1 for '/')");
+  CHECK(set_at_pointer(doc, "/a~", 1).has_value());
+  CHECK(doc == before);  // nothing was set
+  CHECK_FALSE(set_at_pointer(doc, "/flows/0/a~1b~0c", 1).has_value());  // escapes are fine
+  CHECK(doc["flows"][0]["a/b~c"] == 1);
+}
+
 TEST_CASE("a NUL byte in JSON input is an error, not the end of the input", "[unit][hostile]") {
   // nlohmann's lexer stops at a NUL byte: what followed was ignored and the file validated.
   const std::string text = std::string(R"({"a": 1})") + '\0' + "garbage {{{";

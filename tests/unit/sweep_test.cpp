@@ -359,6 +359,29 @@ TEST_CASE("a sweep's validation stops after kMaxReportedIssues problems", "[swee
   }
 }
 
+TEST_CASE("a sweep validates at most kMaxValidatedReplicas flows over all its points", "[sweep][bad-input]") {
+  // Each point lists 3 x 100 000 flows (each point is refused at once by the memory check,
+  // before its flows are made); the 67th point takes the sweep past 2 x 10^7.
+  json base = kBase;
+  base["flows"] = json::array();
+  for (int k = 0; k < 3; ++k)
+    base["flows"].push_back({{"id", fmt::format("f{}", k)}, {"count", 100000}, {"rtt", "40ms"}});
+  json durations = json::array();
+  for (int i = 1; i <= 1000; ++i)
+    durations.push_back(fmt::format("{}s", i));
+  const auto spec = parse_sweep_spec({{"base", base}, {"grid", {{"/duration", durations}}}}, ".");
+  try {
+    for_each_run(spec, "v", kDefaultMaxRuns, [](RunPlan&&) {});
+    FAIL("no error");
+  } catch (const config::ScenarioError& e) {
+    REQUIRE(e.issues().size() == 67);  // 66 points over the memory limit, then the stop
+    CHECK_THAT(e.issues().front().message, Catch::Contains("the scenario has 300000 TCP flows and UDP sources"));
+    CHECK_THAT(e.issues().back().message,
+               Catch::Contains("the points up to point 67 of 1000") &&
+                   Catch::Contains("make 20100000 TCP flows and UDP sources together, more than 20000000"));
+  }
+}
+
 TEST_CASE("a sweep reads the base seed as fastsim run does", "[sweep][bad-input]") {
   json base = kBase;
   base["seed"] = 5.0;  // fastsim run reads 5

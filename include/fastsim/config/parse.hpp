@@ -14,8 +14,20 @@
 
 namespace fastsim::config {
 
-/// Parses and validates; throws ScenarioError listing all issues.
-Scenario parse_scenario(const nlohmann::json& doc);
+/// Parses and validates; throws ScenarioError listing all issues. Before the flows and UDP
+/// sources are replicated ("count"), their number is checked against `limits.memory_bytes`
+/// at kMemoryPerTrafficReplica each (the run would need at least that; the replicas
+/// themselves cost less to make), so a small file cannot make gigabytes of replicas only
+/// to be refused by the resource estimate afterwards. The result carries `limits`.
+Scenario parse_scenario(const nlohmann::json& doc, const Limits& limits = Limits{});
+
+/// The TCP flows and UDP sources the document's "count"s make (an entry without a valid
+/// count makes one), counted on the document before anything is replicated.
+uint64_t traffic_replicas(const nlohmann::json& doc);
+
+/// The least memory a run needs per TCP flow or UDP source (run::estimate_resources counts
+/// this much per flow, plus its samples).
+inline constexpr uint64_t kMemoryPerTrafficReplica = 16 * 1024;
 
 /// The deepest nesting of arrays and objects any JSON input may have (scenarios, sweep
 /// specs, baselines, --set values, summaries read back). nlohmann's copy, compare and

@@ -71,6 +71,11 @@ void check_run_count(const SweepSpec& spec, uint64_t max_runs);
 /// otherwise print each point's errors, for up to max_runs points).
 constexpr size_t kMaxReportedIssues = 100;
 
+/// Validation reads every point's scenario, replicas included (about 7 us per flow): a sweep
+/// whose points together make more TCP flows and UDP sources than this is refused before
+/// the first point past it is read (about 2.5 minutes of validation, twice for --dry-run).
+constexpr uint64_t kMaxValidatedReplicas = 20'000'000;
+
 /// The estimated cost of all runs of a sweep together (run::ResourceEstimate per point,
 /// times its replications; saturating): the runs' trace files and scenario documents, packets.
 struct SweepEstimate {
