@@ -4,8 +4,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <string>
+#include <system_error>
 #include <variant>
 #include <vector>
 
@@ -283,6 +285,10 @@ int cmd_run(const std::vector<std::string>& args) {
   }
   if (!overrides_ok("run", sets, unsets) || !limits_ok("run", limits))
     return kUsage;
+  if (std::error_code ec; std::filesystem::exists(out, ec) && !std::filesystem::is_directory(out, ec)) {
+    std::cerr << fmt::format("fastsim run: --out {}: exists and is not a folder\n", out);
+    return kUsage;
+  }
   const bool quiet = vm.count("quiet") > 0;
   std::optional<fastsim::config::Scenario> scenario;
   try {

@@ -81,22 +81,11 @@ TcpSettings read_defaults(Reader& top, json& resolved) {
 
 /// "/monitor": extra links to trace.
 void read_monitor(Reader& top, Scenario& s) {
-  const json* mon = top.get("monitor");
-  if (mon == nullptr)
-    return;
-  if (!mon->is_array() || !std::all_of(mon->begin(), mon->end(), [](const json& m) { return m.is_string(); })) {
-    top.error("monitor", fmt::format("expected an array of link ids, got {}", mon->dump()));
-    return;
-  }
-  for (size_t i = 0; i < mon->size(); ++i) {
-    const std::string id = (*mon)[i].get<std::string>();
-    auto it = std::find_if(s.links.begin(), s.links.end(), [&](const LinkSpec& l) { return l.link.id == id; });
-    if (it == s.links.end()) {
-      top.issues().push_back({fmt::format("/monitor/{}", i), fmt::format("no link \"{}\"", id)});
-    } else {
-      it->monitor = true;
-    }
-  }
+  std::vector<std::string> ids;
+  for (const LinkSpec& l : s.links)
+    ids.push_back(l.link.id);
+  for (const size_t i : read_ids(top, "monitor", ids, "link"))
+    s.links[i].monitor = true;
 }
 
 /// Generated names (hosts and access links of the shorthand topologies) must not collide

@@ -12,8 +12,6 @@ namespace fastsim::config::detail {
 
 using nlohmann::json;
 
-namespace {
-
 /// The allowed ids for a message: all of them, or the first 20 and how many more.
 std::string id_list(const std::vector<std::string>& ids) {
   constexpr size_t kShown = 20;
@@ -51,8 +49,6 @@ std::vector<size_t> read_ids(Reader& r, const std::string& key, const std::vecto
   }
   return out;
 }
-
-}  // namespace
 
 void read_output(Reader& top, Scenario& s) {
   const json* o = top.get("output");

@@ -189,4 +189,10 @@ void resolve_routes(Scenario& s, Issues& issues);
 /// "/output": optional outputs (packet traces by flow and link id), once flows and links are read.
 void read_output(Reader& top, Scenario& s);
 
+/// The allowed ids for a message: all of them, or the first 20 and how many more.
+std::string id_list(const std::vector<std::string>& ids);
+/// Reads `key` of `r` (an array of ids among `ids`) into indices of `ids`, in the order
+/// given, without repeats; an id not among them is an issue at its path listing them.
+std::vector<size_t> read_ids(Reader& r, const std::string& key, const std::vector<std::string>& ids, const char* what);
+
 }  // namespace fastsim::config::detail

@@ -146,7 +146,7 @@ Parsed<Rate> parse_rate(const nlohmann::json& j) {
     return *err;
   const double bps = std::get<double>(q);
   if (bps < kMinRateBps)
-    return fmt::format("expected a positive rate like \"100Mbps\", got {}", j.dump());
+    return fmt::format("expected a rate of at least 1 bit/s like \"100Mbps\", got {}", j.dump());
   if (bps > kMaxRateBps)
     return fmt::format("rate {} is above the supported 10 Tb/s", j.dump());
   return Rate{static_cast<uint64_t>(std::llround(bps))};
@@ -158,9 +158,9 @@ Parsed<uint64_t> parse_size(const nlohmann::json& j) {
     return *err;
   const double b = std::get<double>(q);
   if (b < kMinSizeBytes)
-    return fmt::format("expected a positive size like \"1.5MB\", got {}", j.dump());
+    return fmt::format("expected a size of at least 1 byte like \"1.5MB\", got {}", j.dump());
   if (b > kMaxSizeBytes)
-    return fmt::format("size {} is above the supported {:.0f} bytes (1 PB)", j.dump(), kMaxSizeBytes);
+    return fmt::format("size {} is above the supported {:.0f} bytes (\"1000000GB\")", j.dump(), kMaxSizeBytes);
   return static_cast<uint64_t>(std::llround(b));
 }
 
@@ -181,7 +181,7 @@ Parsed<net::BufferLimit> parse_buffer(const nlohmann::json& j) {
   if (std::holds_alternative<std::string>(s)) {
     return fmt::format(
         "expected a buffer like \"2000pkt\" or \"1.5MB\" (or a number of bytes): 1 to {:.0f} packets or 1 byte "
-        "to 1 PB, got {}",
+        "to 1000000GB, got {}",
         kMaxBufferPackets, j.dump());
   }
   return net::BufferLimit{0, std::get<uint64_t>(s)};

@@ -109,8 +109,16 @@ std::string format_text(const Prediction& p) {
       }
     }
   }
-  if (p.intervals_omitted > 0)
+  if (p.intervals_omitted > 0 && p.intervals.empty()) {
+    out += fmt::format("(no interval shown, {} omitted: the first one's flows alone exceed the interval-flows limit; "
+                       "raise it with --limit interval-flows=N)\n",
+                       p.intervals_omitted);
+  } else if (p.intervals_omitted > 0) {
     out += fmt::format("({} later intervals omitted: interval-flows limit)\n", p.intervals_omitted);
+  } else if (p.intervals.empty()) {
+    out += "(no interval has a TCP flow of \"flows\": nothing to predict; UDP sources and flow arrivals are "
+           "predicted only as the load they put on the flows' links)\n";
+  }
   return out;
 }
 

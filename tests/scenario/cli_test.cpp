@@ -994,3 +994,27 @@ TEST_CASE("tools/reproduce --quick fails when a row the committed report calls r
   CHECK(r.output.find("FAIL pc-fig16-remedy-100") != std::string::npos);
   fs::remove_all(dir);
 }
+
+TEST_CASE("messages a new user met: --out a file, a monitor typo, a rate below 1 bit/s, predict with nothing shown",
+          "[cli][bad-input]") {
+  const fs::path dir = temp_dir("new-user");
+  const std::string scenario = (dir / "s.json").string();
+  std::ofstream(scenario) << R"({"duration": "1s", )" + kSmallDumbbell + R"(,
+    "flows": [{"id": "f", "count": 3, "rtt": "10ms"}]})";
+  std::ofstream(dir / "a-file") << "keep";
+  auto r = run_command(kBinary + " run " + scenario + " --out " + (dir / "a-file").string());
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.output, Catch::Contains("a-file: exists and is not a folder"));
+  CHECK(read_file(dir / "a-file") == "keep");
+  r = run_command(kBinary + " validate " + scenario + R"( --set '/monitor=["botleneck"]')");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("/monitor/0: no link \"botleneck\"") && Catch::Contains("bottleneck") &&
+                           Catch::Contains("the links are: "));
+  r = run_command(kBinary + " validate " + scenario + " --set /topology/dumbbell/bottleneck/rate=0.5bps");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("expected a rate of at least 1 bit/s"));
+  r = run_command(kBinary + " predict " + scenario + " --limit interval-flows=2");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("no interval shown, 1 omitted: the first one's flows alone exceed"));
+  fs::remove_all(dir);
+}
