@@ -106,9 +106,12 @@ int execute_run(const fs::path& dir, std::ostream& log) {
   RunStatus status;
   try {
     const auto doc = config::load_json_file((dir / "scenario.json").string());
-    // Its limits were checked when the sweep was validated; the experiment takes the
+    // Its limits were checked when the sweep was validated (with the sweep's --limit values,
+    // which the run folder does not keep): none is applied again. The experiment takes the
     // scenario and releases what only the build reads.
-    run::Experiment exp(config::parse_scenario(doc));
+    config::Limits validated;
+    validated.memory_bytes = UINT64_MAX;  // the count check of parse_scenario
+    run::Experiment exp(config::parse_scenario(doc, validated));
     run::RunOptions options;
     options.out_dir = dir.string();
     const auto& r = exp.run(options);
