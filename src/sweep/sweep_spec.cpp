@@ -223,7 +223,7 @@ std::optional<std::pair<std::string, double>> as_quantity(Kind k, const json& v)
 /// every value is compared as that quantity. Decided once per pointer.
 class Canonicaliser {
  public:
-  explicit Canonicaliser(const SweepSpec& spec) {
+  explicit Canonicaliser(const SweepSpec& spec) : limits_(spec.limits) {
     for (const auto* list : {&spec.grid, &spec.zip}) {
       for (const auto& p : *list)
         values_[p.pointer] = &p.values;
@@ -254,7 +254,7 @@ class Canonicaliser {
         if (config::set_at_pointer(probe, pointer, canonical_number(q->second)))
           return std::nullopt;
         try {
-          (void)config::parse_scenario(probe);
+          (void)config::parse_scenario(probe, limits_);  // as the point was read
         } catch (const ScenarioError& e) {
           for (const auto& issue : e.issues()) {
             if (issue.path.rfind(pointer, 0) == 0)
@@ -267,6 +267,7 @@ class Canonicaliser {
     return std::nullopt;
   }
 
+  config::Limits limits_;
   std::map<std::string, const std::vector<json>*> values_;
   std::map<std::string, std::optional<Kind>> kinds_;
 };
