@@ -106,15 +106,15 @@ uint64_t traffic_replicas(const json& doc) {
   uint64_t n = 0;
   if (!doc.is_object())
     return n;
-  for (const char* list : {"flows", "udp"}) {
+  for (const auto& [list, spec] : {std::pair{"flows", "flow"}, std::pair{"udp", "udp"}}) {
     const auto it = doc.find(list);
     if (it == doc.end() || !it->is_array())
       continue;
+    const double most = find_key(object_spec(spec), "count")->max;  // (a count past it is reported)
     for (const json& entry : *it) {
       const auto count = entry.is_object() ? entry.find("count") : entry.end();
-      // (5.0 reads as 5; a count out of its range 1-100000 is reported by the reader)
-      const double c = count != entry.end() && count->is_number() ? count->get<double>() : 1.0;
-      n += c >= 1 ? static_cast<uint64_t>(std::min(c, 100000.0)) : 1;
+      const double c = count != entry.end() && count->is_number() ? count->get<double>() : 1.0;  // 5.0 reads as 5
+      n += c >= 1 ? static_cast<uint64_t>(std::min(c, most)) : 1;
     }
   }
   return n;

@@ -112,6 +112,17 @@ std::string in_child(Body body) {
     return "the child did not exit cleanly: " + report;
   return report;
 }
+
+/// What in_child() reported: "" passes; "refused" (the machine refused the reserve or the
+/// mark: an address-space limit, a kernel without THP, strict overcommit; the runs are only
+/// slower, and nothing here can check the mark then) is a warning; anything else fails.
+void check_report(const std::string& report) {
+  if (report == "refused") {
+    WARN("the heap's reserve or its huge-page mark was refused on this machine");
+    return;
+  }
+  CHECK(report == "");
+}
 #endif
 
 }  // namespace
@@ -155,13 +166,7 @@ TEST_CASE("the heap malloc grows from is marked for huge pages, and stays marked
     std::free(later);
     return later_inside ? std::string() : std::string("after a trim, a 1-MiB block came from outside");
   });
-  if (report == "refused") {
-    // Refused by this machine (an address-space limit, a kernel without THP, strict
-    // overcommit): the runs are only slower. Nothing here can check the mark then.
-    WARN("the heap's reserve or its huge-page mark was refused on this machine");
-    return;
-  }
-  CHECK(report == "");
+  check_report(report);
 #else
   CHECK(fastsim::back_heap_with_huge_pages().empty());
   CHECK(fastsim::release_free_heap_memory().empty());
@@ -203,11 +208,7 @@ TEST_CASE("after a trim, the reserve is made again past free blocks in the heap'
                " bytes free there)";
       return fault;
     });
-    if (report == "refused") {
-      WARN("the heap's reserve or its huge-page mark was refused on this machine");
-      return;
-    }
-    CHECK(report == "");
+    check_report(report);
   }
 #else
   CHECK(fastsim::release_free_heap_memory().empty());
@@ -247,11 +248,7 @@ TEST_CASE("a driver that forks workers takes the mark off its heap; a worker's t
       std::free(p);
     return fault;
   });
-  if (report == "refused") {
-    WARN("the heap's reserve or its huge-page mark was refused on this machine");
-    return;
-  }
-  CHECK(report == "");
+  check_report(report);
 #else
   fastsim::unmark_heap_for_forking();  // nothing to do: no mark was made
   CHECK(fastsim::release_free_heap_memory().empty());
