@@ -38,7 +38,7 @@ bool valid_utf8(const std::string& text) {
 
 /// The outcome of a bounded parse: the document, or what stopped it.
 struct Parsed {
-  enum class Problem { kNone, kSyntax, kTooDeep, kDuplicateKey };
+  enum class Problem { kNone, kSyntax, kNumberOverflow, kTooDeep, kDuplicateKey };
   json doc;
   Problem problem = Problem::kNone;
   std::string detail;  ///< the parser's message, or the repeated key
@@ -79,7 +79,8 @@ class BoundedDomBuilder final : public json::json_sax_t {
     return true;
   }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
-    out_.problem = Parsed::Problem::kSyntax;  // syntax errors and numbers out of range (1e400)
+    // nlohmann's out_of_range.406: a number past the range of a double (1e400)
+    out_.problem = e.id == 406 ? Parsed::Problem::kNumberOverflow : Parsed::Problem::kSyntax;
     out_.detail = e.what();
     return false;
   }
@@ -148,6 +149,8 @@ std::string problem_message(const Parsed& p, const std::string& source) {
                          quoted(source), kMaxJsonDepth);
     case Parsed::Problem::kDuplicateKey:
       return fmt::format("the key {} appears twice in one object", quoted(p.detail));
+    case Parsed::Problem::kNumberOverflow:
+      return fmt::format("{} has a number past the range of a double (about 1.8e308): {}", quoted(source), p.detail);
     default:
       return fmt::format("{} is not valid JSON: {}", quoted(source), p.detail);
   }
@@ -281,7 +284,12 @@ void apply_overrides(json& doc, const std::vector<std::string>& assignments) {
     const std::string text = a.substr(eq + 1);
     Parsed value = parse_bounded(text);
     if (value.problem == Parsed::Problem::kSyntax) {
-      value.doc = text;                                    // not JSON: taken as a string
+      value.doc = text;  // not JSON: taken as a string
+    } else if (value.problem == Parsed::Problem::kNumberOverflow) {
+      issues.push_back({option, fmt::format("{} is a number past the range of a double (about 1.8e308): no quantity "
+                                            "of a scenario is that large",
+                                            text)});
+      continue;
     } else if (value.problem != Parsed::Problem::kNone) {  // JSON, but too deep or with a key twice
       issues.push_back({option, problem_message(value, "the value")});
       continue;

@@ -100,6 +100,68 @@ void check_link_ids(const Scenario& s, Issues& issues) {
   }
 }
 
+/// Where the buffer of link `id` is configured in the document (the shorthand topologies
+/// share one access model, and a parking lot may give one "hop" for all its hops).
+std::string buffer_path(const json& doc, const TopologyRead& t, const std::string& id) {
+  const bool access = id.find('.') != std::string::npos;  // "<flow>.access_src" and the like
+  if (t.kind == TopologyRead::Kind::kDumbbell)
+    return access ? "/topology/dumbbell/access/buffer" : "/topology/dumbbell/bottleneck/buffer";
+  if (t.kind == TopologyRead::Kind::kParkingLot) {
+    if (access)
+      return "/topology/parking_lot/access/buffer";
+    if (!doc["topology"]["parking_lot"].contains("hops"))
+      return "/topology/parking_lot/hop/buffer";
+    const std::string hop = id.substr(3, id.find('_') == std::string::npos ? std::string::npos : id.find('_') - 3);
+    return fmt::format("/topology/parking_lot/hops/{}/buffer", std::stoul(hop) - 1);  // "hop<N>" is hops/N-1
+  }
+  const json& links = doc["topology"]["links"];
+  for (size_t i = 0; i < links.size(); ++i) {
+    const std::string declared = links[i].value("id", "");
+    if (declared == id || declared + "_rev" == id)
+      return fmt::format("/topology/links/{}/buffer", i);
+  }
+  return "/topology";
+}
+
+/// A buffer of bytes too small for one waiting packet of the largest size that crosses
+/// its link is a buffer of zero (only the packet being serialized gets through): refused,
+/// like "0pkt", naming the traffic whose packets it cannot hold.
+void check_byte_buffers(const json& doc, const Scenario& s, const TopologyRead& t, Issues& issues) {
+  std::vector<std::pair<uint32_t, const std::string*>> largest(s.links.size(), {0, nullptr});
+  auto crosses = [&](const std::vector<size_t>& links, uint32_t bytes, const std::string& who) {
+    for (size_t li : links) {
+      if (bytes > largest[li].first)
+        largest[li] = {bytes, &who};
+    }
+  };
+  for (const FlowSpec& f : s.flows) {
+    crosses(f.data_links, f.tcp.packet_size, f.id);
+    crosses(f.ack_links, f.tcp.ack_size, f.id);
+  }
+  for (const UdpSpec& u : s.udp)
+    crosses(u.path.data_links, u.packet_size, u.path.id);
+  for (const ArrivalSpec& a : s.arrivals) {
+    for (const FlowSpec& f : a.paths) {
+      crosses(f.data_links, f.tcp.packet_size, f.id);
+      crosses(f.ack_links, f.tcp.ack_size, f.id);
+    }
+  }
+  std::set<std::string> reported;  // one message per buffer of the document
+  for (size_t li = 0; li < s.links.size(); ++li) {
+    const net::BufferLimit& b = s.links[li].link.buffer;
+    const auto [bytes, who] = largest[li];
+    if (b.packets != 0 || who == nullptr || b.bytes >= bytes)
+      continue;
+    const std::string path = buffer_path(doc, t, s.links[li].link.id);
+    if (!reported.insert(path).second)
+      continue;
+    issues.push_back({path, fmt::format("a buffer of {} bytes on link \"{}\" holds no waiting packet of \"{}\" ({} "
+                                        "bytes on the wire): it would drop every packet that has to wait, like a "
+                                        "buffer of zero; give at least {}B, or packets like \"100pkt\"",
+                                        b.bytes, s.links[li].link.id, *who, bytes, bytes)});
+  }
+}
+
 }  // namespace
 
 uint64_t traffic_replicas(const json& doc) {
@@ -162,6 +224,8 @@ Scenario parse_scenario(const json& doc, const Limits& limits) {
     resolve_bdp_buffers(s, topology.bdp_buffers, issues, resolved);
   if (issues.empty())  // an arrival "load" gives a rate only once the bottleneck is known
     check_arrival_loads(s, issues);
+  if (issues.empty())  // which packets cross a link is known once routes are
+    check_byte_buffers(doc, s, topology, issues);
   if (!issues.empty())
     throw ScenarioError(issues);
   s.resolved = std::move(resolved);

@@ -167,3 +167,50 @@ TEST_CASE("BDP buffers: errors name the path and the allowed values", "[scenario
              Catch::Contains("/topology/dumbbell/access/buffer/of: the access links of a dumbbell or parking lot are "
                              "one per flow: give a round-trip time"));
 }
+
+TEST_CASE("a buffer of bytes must hold one waiting packet of the largest size crossing its link",
+          "[scenario][topology][bad-input]") {
+  // Smaller, it drops every packet that has to wait (only the one being serialized passes):
+  // a buffer of zero in effect, which is refused like "0pkt".
+  json doc = json::parse(kSeven);
+  auto with_buffer = [&](size_t link, const json& buffer) {
+    json d = doc;
+    d["topology"]["links"][link]["buffer"] = buffer;
+    return parse_error(d.dump());
+  };
+  // h2-r1 is duplex: its reverse carries the data of "back" (h5 -> h2) into h2.
+  CHECK_THAT(with_buffer(1, "1000B"),
+             Catch::Contains("/topology/links/1/buffer: a buffer of 1000 bytes on link \"h2-r1_rev\" holds no waiting "
+                             "packet of \"back\" (1500 bytes on the wire)"));
+  CHECK_THAT(with_buffer(3, "1499B"), Catch::Contains("/topology/links/3/buffer: a buffer of 1499 bytes"));
+  CHECK(with_buffer(3, "1500B") == "no error");
+  CHECK(with_buffer(3, "2pkt") == "no error");
+  // A link that carries only ACKs (40 bytes) needs room for one ACK.
+  doc["topology"]["links"][1]["duplex"] = false;  // h2 -> r1: the ACKs of "back" only
+  doc["topology"]["links"].push_back({{"id", "r1-h2"}, {"from", "r1"}, {"to", "h2"}, {"rate", "1Gbps"},
+                                      {"delay", "3ms"}, {"buffer", "1000pkt"}});
+  CHECK(with_buffer(1, "40B") == "no error");
+  CHECK_THAT(with_buffer(1, "39B"), Catch::Contains("/topology/links/1/buffer: a buffer of 39 bytes on link "
+                                                    "\"h2-r1\" holds no waiting packet of \"back\" (40 bytes"));
+  // The shorthand topologies name the description the link was made from.
+  json d =
+      json::parse(fastsim::testing::dumbbell_json("100Mbps", "5ms", "100pkt", "5s", R"([{"id": "a", "rtt": "60ms"}])"));
+  d["topology"]["dumbbell"]["access"]["buffer"] = "1KB";
+  CHECK_THAT(parse_error(d.dump()), Catch::Contains("/topology/dumbbell/access/buffer: a buffer of 1000 bytes on link "
+                                                    "\"a.access_src\" holds no waiting packet of \"a\""));
+  d["topology"]["dumbbell"]["access"]["buffer"] = "100pkt";
+  d["topology"]["dumbbell"]["bottleneck"]["buffer"] = {{"bdp_fraction", 1e-4}, {"of", "80ms"}};  // 100 bytes
+  CHECK_THAT(parse_error(d.dump()), Catch::Contains("/topology/dumbbell/bottleneck/buffer: a buffer of 100 bytes"));
+  const json lot = json::parse(R"({"duration": "5s",
+      "topology": {"parking_lot": {"hops": [{"rate": "100Mbps", "delay": "5ms", "buffer": "100pkt"},
+                                            {"rate": "100Mbps", "delay": "5ms", "buffer": "100B"}],
+                                   "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+      "flows": [{"id": "f", "hops": [1, 2], "rtt": "100ms"}]})");
+  CHECK_THAT(parse_error(lot.dump()), Catch::Contains("/topology/parking_lot/hops/1/buffer: a buffer of 100 bytes on "
+                                                      "link \"hop2\""));
+  json one_hop = lot;
+  one_hop["topology"]["parking_lot"].erase("hops");
+  one_hop["topology"]["parking_lot"]["hop"] = {{"rate", "100Mbps"}, {"delay", "5ms"}, {"buffer", "1KB"}};
+  one_hop["topology"]["parking_lot"]["count"] = 2;
+  CHECK_THAT(parse_error(one_hop.dump()), Catch::Contains("/topology/parking_lot/hop/buffer: a buffer of 1000 bytes"));
+}

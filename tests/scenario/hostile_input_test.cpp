@@ -82,7 +82,13 @@ TEST_CASE("the bounded parser builds the document nlohmann's parser builds", "[u
   CHECK_THROWS_WITH(fastsim::config::parse_json_text(R"({"a": 1, "b": {"a": 1, "a": 2}})", "t"),
                     Catch::Contains("the key \"a\" appears twice in one object"));
   CHECK_THROWS_WITH(fastsim::config::parse_json_text("[1, 2", "t"), Catch::Contains("is not valid JSON"));
-  CHECK_THROWS_WITH(fastsim::config::parse_json_text("[1e400]", "t"), Catch::Contains("is not valid JSON"));
+  CHECK_THROWS_WITH(fastsim::config::parse_json_text("[1e400]", "t"), Catch::Contains("past the range of a double"));
+  // On the command line a number out of range is refused too, not taken as the string "1e400".
+  json scenario = json::parse(kShort);
+  CHECK_THROWS_WITH(fastsim::config::apply_overrides(scenario, {"/duration=1e400"}),
+                    Catch::Contains("1e400 is a number past the range of a double"));
+  CHECK_THROWS_WITH(fastsim::config::apply_overrides(scenario, {"/duration=-1e400"}),
+                    Catch::Contains("past the range of a double"));
   CHECK_THROWS_WITH(fastsim::config::parse_json_text("{} x", "t"), Catch::Contains("is not valid JSON"));
 }
 
