@@ -256,6 +256,13 @@ class PlotSweepTest(unittest.TestCase):
             self.assertAlmostEqual(p["mean"], row["mean"].iloc[0], places=12)
             self.assertAlmostEqual(p["ci_high"], row["ci95_high"].iloc[0], places=9)
             self.assertEqual(p["n"], 3)
+            # Utilization cannot pass 1: the bar drawn is the interval clipped to [0, 1].
+            self.assertEqual(p["drawn_high"], min(p["ci_high"], 1.0))
+            self.assertEqual(p["drawn_low"], max(p["ci_low"], 0.0))
+        self.assertEqual(data["range"], [0.0, 1.0])
+        # At rtt 10 ms: mean 0.9945, sd 0.0034, n = 3, so the t-interval reaches 1.003.
+        self.assertTrue(any(p["ci_high"] > 1 for p in data["points"]))
+        self.assertTrue(data["clipped"])
 
     def test_flow_metric_interval_by_time_and_unplotted_parameters(self):
         png = os.path.join(self.tmp.name, "g.png")
