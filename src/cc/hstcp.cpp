@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "fastsim/cc/reno.hpp"
 
 namespace fastsim::cc {
@@ -23,7 +25,8 @@ std::vector<ParamSpec> HighSpeed::param_specs() {
 
 std::vector<std::pair<std::string, std::string>> HighSpeed::check(const ParamValues& p) {
   if (p.get("high_window") <= p.get("low_window"))
-    return {{"high_window", "must be larger than low_window"}};
+    return {{"high_window", fmt::format("high_window ({:g}) must be larger than low_window ({:g})",
+                                        p.get("high_window"), p.get("low_window"))}};
   return {};
 }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "fastsim/cc/reno.hpp"
 
 namespace fastsim::cc {
@@ -25,9 +27,11 @@ std::vector<ParamSpec> Illinois::param_specs() {
 std::vector<std::pair<std::string, std::string>> Illinois::check(const ParamValues& p) {
   std::vector<std::pair<std::string, std::string>> issues;
   if (p.get("alpha_min") >= p.get("alpha_max"))
-    issues.emplace_back("alpha_min", "must be smaller than alpha_max");
+    issues.emplace_back("alpha_min", fmt::format("alpha_min ({:g}) must be smaller than alpha_max ({:g})",
+                                                 p.get("alpha_min"), p.get("alpha_max")));
   if (p.get("beta_min") > p.get("beta_max"))
-    issues.emplace_back("beta_min", "must not exceed beta_max");
+    issues.emplace_back("beta_min", fmt::format("beta_min ({:g}) must not exceed beta_max ({:g})", p.get("beta_min"),
+                                                p.get("beta_max")));
   return issues;
 }
 

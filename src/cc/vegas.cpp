@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "fastsim/cc/reno.hpp"
 
 namespace fastsim::cc {
@@ -144,7 +146,7 @@ std::vector<ParamSpec> Vegas::param_specs() {
 
 std::vector<std::pair<std::string, std::string>> Vegas::check(const ParamValues& p) {
   if (p.get("alpha") > p.get("beta"))
-    return {{"alpha", "must not exceed beta"}};
+    return {{"alpha", fmt::format("alpha ({:g}) must not exceed beta ({:g})", p.get("alpha"), p.get("beta"))}};
   return {};
 }
 

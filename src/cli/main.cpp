@@ -61,7 +61,8 @@ const char* kUsageText =
     "  check BASELINE [--results DIR] [--update] [--replications N] [--jobs N] [--quiet]\n"
     "                      run a regression baseline; exit 4 if a metric leaves its band\n"
     "  schema              print the JSON Schema of scenario files (docs/scenario-format.md)\n"
-    "  predict FILE [--set /json/pointer=value ...] [--unset /json/pointer ...] [--limit interval-flows=N] [--json]\n"
+    "  predict FILE [--set /json/pointer=value ...] [--unset /json/pointer ...]\n"
+    "               [--limit interval-flows=N|memory=VALUE] [--json]\n"
     "                      the theory's equilibrium per interval (docs/predict.md)\n"
     "  --version           print the version\n"
     "  --help              print this help (COMMAND --help or help COMMAND: that command's options)\n";

@@ -21,7 +21,7 @@ namespace fastsim::cli {
 int cmd_predict(const std::vector<std::string>& args) {
   const char* usage =
       "usage: fastsim predict FILE [--set /json/pointer=value ...] [--unset /json/pointer ...]\n"
-      "                       [--limit interval-flows=N] [--json]\n"
+      "                       [--limit interval-flows=N] [--limit memory=VALUE] [--json]\n"
       "  the theory's equilibrium per interval of the scenario (docs/predict.md)";
   po::options_description opts("predict options");
   std::string file;
@@ -29,7 +29,8 @@ int cmd_predict(const std::vector<std::string>& args) {
   opts.add_options()("file", po::value(&file), "scenario file")(
       "set", po::value(&sets)->composing(), "override /json/pointer=value")("unset", po::value(&unsets)->composing(),
                                                                             "delete /json/pointer (before --set)")(
-      "limit", po::value(&limits)->composing(), "interval-flows=N: the (interval, flow) entries to predict; memory=VALUE: the flows made from counts")(
+      "limit", po::value(&limits)->composing(),
+      "interval-flows=N: the (interval, flow) entries to predict; memory=VALUE: the flows made from counts")(
       "json", "print JSON instead of tables");
   po::variables_map vm;
   if (auto rc = parse_options("predict", usage, args, opts, "file", vm))

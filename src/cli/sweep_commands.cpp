@@ -21,6 +21,7 @@
 #include "commands.hpp"
 #include "fastsim/config/limits.hpp"
 #include "fastsim/config/parse.hpp"
+#include "fastsim/config/units.hpp"
 #include "fastsim/run/resource_estimate.hpp"
 #include "fastsim/sweep/backends.hpp"
 #include "fastsim/sweep/check.hpp"
@@ -170,7 +171,7 @@ const char* kSweepUsage =
 std::string describe_estimate(const sweep::SweepEstimate& e) {
   return fmt::format("[sweep] estimate of all {} runs: files ~{}, packets ~{:.3g} (limits: sweep-output-bytes, "
                      "sweep-packets; docs/limits.md)\n",
-                     e.runs, run::bytes_text(e.output_bytes), static_cast<double>(e.packets));
+                     e.runs, config::format_bytes(e.output_bytes), static_cast<double>(e.packets));
 }
 
 }  // namespace

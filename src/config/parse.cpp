@@ -193,10 +193,9 @@ Scenario parse_scenario(const json& doc, const Limits& limits) {
       replicas > limits.memory_bytes / kMemoryPerTrafficReplica) {
     throw ScenarioError(Issues{
         {"", fmt::format("the scenario has {} TCP flows and UDP sources (with their counts): at {} KiB each at least, "
-                         "the run's memory would exceed the memory limit of {:.1f} GiB (docs/limits.md; raise it "
+                         "the run's memory would exceed the memory limit of {} (docs/limits.md; raise it "
                          "with --limit memory=VALUE or --limit memory=none)",
-                         replicas, kMemoryPerTrafficReplica / 1024,
-                         static_cast<double>(limits.memory_bytes) / (1024.0 * 1024 * 1024))}});
+                         replicas, kMemoryPerTrafficReplica / 1024, format_bytes(limits.memory_bytes))}});
   }
   json resolved = doc;
   const std::optional<Duration> duration = read_run(top, s, resolved);

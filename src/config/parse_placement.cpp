@@ -70,8 +70,19 @@ std::optional<Placement> read_placement(Reader& r, const TopologyRead& t, const 
     Duration core;  // one-way propagation delay of the core links crossed
     if (t.dumbbell)
       core = t.dumbbell->bottleneck.delay;
-    if (t.parking_lot && ok)
+    if (t.parking_lot && ok) {
+      // Summed in seconds first: 64 hops of up to 1e6 s each would pass the range of a time.
+      double core_s = 0;
+      for (size_t h = pl.first_hop; h <= pl.last_hop; ++h)
+        core_s += t.parking_lot->hop_delays[h - 1].to_seconds();
+      if (2 * core_s > kMaxDurationSeconds) {
+        r.error("hops", fmt::format("the round trip over the hops crossed is {:.6g} s, longer than {:.0e} s (the "
+                                    "longest round trip fastsim takes)",
+                                    2 * core_s, kMaxDurationSeconds));
+        return std::nullopt;
+      }
       core = hop_delay(*t.parking_lot, pl.first_hop, pl.last_hop);
+    }
     if (pl.rtt > Duration::zero() && pl.rtt < core * 2) {
       r.error("rtt",
               fmt::format("rtt {} is shorter than the round trip over the {} alone ({})", format_duration(pl.rtt),

@@ -449,6 +449,33 @@ void resolve_routes(Scenario& s, Issues& issues) {
     for (auto& p : a.paths)
       resolve(p, "arrivals", true);
   }
+  // A route's propagation delays, summed in seconds (a long explicit chain of links of up to
+  // 1e6 s each would pass the range of a time), must make a round trip fastsim can hold:
+  // later sums over a route (a flow's base RTT for a BDP buffer, estimates) are then safe.
+  auto check_round_trip = [&](const FlowSpec& f, const char* array) {
+    double round_trip_s = 0;
+    for (const auto* links : {&f.data_links, &f.ack_links}) {
+      for (size_t li : *links)
+        round_trip_s += s.links[li].link.delay.to_seconds();
+    }
+    if (round_trip_s <= kMaxDurationSeconds)
+      return;
+    const std::string path = fmt::format("/{}/{}", array, f.json_index);
+    const std::string message =
+        fmt::format("the propagation delays of its route ({} links) and of its ACKs' ({}) add up to {:.6g} s, longer "
+                    "than {:.0e} s (the longest round trip fastsim takes)",
+                    f.data_links.size(), f.ack_links.size(), round_trip_s, kMaxDurationSeconds);
+    if (reported.insert(path + message).second)
+      issues.push_back({path, message});
+  };
+  for (const auto& f : s.flows)
+    check_round_trip(f, "flows");
+  for (const auto& u : s.udp)
+    check_round_trip(u.path, "udp");
+  for (const auto& a : s.arrivals) {
+    for (const auto& p : a.paths)
+      check_round_trip(p, "arrivals");
+  }
   // Local congestion asks the first hop whether it has room: a drop-tail FIFO only.
   auto check_local_congestion = [&](const FlowSpec& f, const char* array) {
     if (!f.tcp.local_congestion || f.data_links.empty())

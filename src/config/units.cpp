@@ -200,6 +200,17 @@ std::string format_duration(Duration d) {
   return fmt::format("{}ps", ps);
 }
 
+std::string format_bytes(uint64_t b) {
+  const double x = static_cast<double>(b);
+  if (x >= 1024.0 * 1024 * 1024)
+    return fmt::format("{:.1f} GiB", x / (1024.0 * 1024 * 1024));
+  if (x >= 1024.0 * 1024)
+    return fmt::format("{:.1f} MiB", x / (1024.0 * 1024));
+  if (x >= 1024.0)  // a limit set that low ("--limit memory=1K") once read 0.0 MiB
+    return fmt::format("{:.1f} KiB", x / 1024.0);
+  return fmt::format("{} B", b);
+}
+
 std::string format_rate(Rate r) {
   if (r.bps % 1'000'000'000 == 0)
     return fmt::format("{}Gbps", r.bps / 1'000'000'000);

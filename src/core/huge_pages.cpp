@@ -121,7 +121,7 @@ HugePageRange reserve_and_mark() {
 }  // namespace
 
 std::optional<bool> parse_huge_pages_setting(const char* value) {
-  if (value == nullptr)
+  if (value == nullptr || *value == '\0')  // unset, or set empty (FASTSIM_HUGE_PAGES= in a job script)
     return true;
   for (const char* on : {"on", "1", "true", "yes"}) {
     if (std::strcmp(value, on) == 0)

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "fastsim/config/units.hpp"
 #include "fastsim/trace/atomic_file.hpp"
 
 namespace fastsim::run {
@@ -51,12 +52,6 @@ uint64_t to_count(double x) {
 
 }  // namespace
 
-std::string bytes_text(uint64_t b) {
-  const double x = static_cast<double>(b);
-  if (x >= 1024.0 * 1024 * 1024)
-    return fmt::format("{:.1f} GiB", x / (1024.0 * 1024 * 1024));
-  return fmt::format("{:.1f} MiB", x / (1024.0 * 1024));
-}
 
 namespace {
 
@@ -263,10 +258,10 @@ config::Issues check_limits(const config::Scenario& s, const ResourceEstimate& e
                                         what, shown_estimate, name, shown_limit, name, name)});
     }
   };
-  over("memory", e.memory_bytes, l.memory_bytes, "the run's memory", bytes_text(e.memory_bytes),
-       bytes_text(l.memory_bytes));
-  over("trace-bytes", e.trace_bytes, l.trace_bytes, "the size of the trace files", bytes_text(e.trace_bytes),
-       bytes_text(l.trace_bytes));
+  over("memory", e.memory_bytes, l.memory_bytes, "the run's memory", config::format_bytes(e.memory_bytes),
+       config::format_bytes(l.memory_bytes));
+  over("trace-bytes", e.trace_bytes, l.trace_bytes, "the size of the trace files", config::format_bytes(e.trace_bytes),
+       config::format_bytes(l.trace_bytes));
   over("packets", e.packets, l.packets, "the number of packets", fmt::format("{}", e.packets),
        fmt::format("{}", l.packets));
   rlimit rl{};
@@ -279,7 +274,7 @@ config::Issues check_limits(const config::Scenario& s, const ResourceEstimate& e
 
 std::string describe(const ResourceEstimate& e) {
   return fmt::format("packets ~{:.3g}, trace files ~{}, memory ~{}, open files ~{}", static_cast<double>(e.packets),
-                     bytes_text(e.trace_bytes), bytes_text(e.memory_bytes), e.open_files);
+                     config::format_bytes(e.trace_bytes), config::format_bytes(e.memory_bytes), e.open_files);
 }
 
 void enforce_limits(const config::Scenario& scenario) {

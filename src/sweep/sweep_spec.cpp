@@ -367,8 +367,8 @@ SweepEstimate for_each_run(const SweepSpec& spec, const std::string& version, ui
                                       "at {}, over the "
                                       "sweep-output-bytes limit of {} (docs/limits.md; raise it with --limit "
                                       "sweep-output-bytes=VALUE or --limit sweep-output-bytes=none)",
-                                      total.runs, run::bytes_text(total.output_bytes),
-                                      run::bytes_text(l.sweep_output_bytes))});
+                                      total.runs, config::format_bytes(total.output_bytes),
+                                      config::format_bytes(l.sweep_output_bytes))});
   }
   if (total.packets > l.sweep_packets) {
     issues.push_back({"", fmt::format("the packets of all {} runs together are estimated at {:.3g}, over the "

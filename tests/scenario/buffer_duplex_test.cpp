@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "../support/helpers.hpp"
 
 using namespace fastsim;
@@ -213,4 +215,32 @@ TEST_CASE("a buffer of bytes must hold one waiting packet of the largest size cr
   one_hop["topology"]["parking_lot"]["hop"] = {{"rate", "100Mbps"}, {"delay", "5ms"}, {"buffer", "1KB"}};
   one_hop["topology"]["parking_lot"]["count"] = 2;
   CHECK_THAT(parse_error(one_hop.dump()), Catch::Contains("/topology/parking_lot/hop/buffer: a buffer of 1000 bytes"));
+}
+
+TEST_CASE("a route whose propagation delays pass the range of a time is refused, not wrapped",
+          "[scenario][topology][bad-input]") {
+  // 12 links of 1e6 s and a link back: 1.3e19 ps, past int64. The sum used to wrap around
+  // (a buffer of 0.001 x that BDP came out at a negative round trip, or silently wrong).
+  json chain = {{"duration", "5s"}, {"topology", {{"nodes", json::array()}, {"links", json::array()}}}};
+  for (int i = 0; i <= 12; ++i)
+    chain["topology"]["nodes"].push_back(fmt::format("n{}", i));
+  for (int i = 0; i < 12; ++i) {
+    chain["topology"]["links"].push_back({{"id", fmt::format("l{}", i)}, {"from", fmt::format("n{}", i)},
+                                          {"to", fmt::format("n{}", i + 1)}, {"rate", "1Gbps"},
+                                          {"delay", "1000000s"}, {"buffer", "100pkt"}});
+  }
+  chain["topology"]["links"].push_back({{"id", "back"}, {"from", "n12"}, {"to", "n0"}, {"rate", "1Gbps"},
+                                        {"delay", "1000000s"}, {"buffer", "100pkt"}});
+  chain["topology"]["links"][0]["buffer"] = {{"bdp_fraction", 0.001}, {"of", "f"}};
+  chain["flows"] = {{{"id", "f"}, {"src", "n0"}, {"dst", "n12"}}};
+  CHECK_THAT(parse_error(chain.dump()),
+             Catch::Contains("/flows/0: the propagation delays of its route (12 links) and of its ACKs' (1) add up to "
+                             "1.3e+07 s, longer than 1e+06 s"));
+  // A parking lot of 64 hops of 1e6 s each.
+  const json lot = json::parse(R"({"duration": "5s",
+      "topology": {"parking_lot": {"hop": {"rate": "100Mbps", "delay": "1000000s", "buffer": "100pkt"}, "count": 64,
+                                   "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+      "flows": [{"id": "f"}]})");
+  CHECK_THAT(parse_error(lot.dump()),
+             Catch::Contains("/flows/0/hops: the round trip over the hops crossed is 1.28e+08 s, longer than 1e+06 s"));
 }

@@ -130,11 +130,12 @@ void check_report(const std::string& report) {
 TEST_CASE("FASTSIM_HUGE_PAGES: on and off in their usual spellings, anything else refused", "[unit][huge-pages]") {
   using fastsim::parse_huge_pages_setting;
   CHECK(parse_huge_pages_setting(nullptr) == true);
+  CHECK(parse_huge_pages_setting("") == true);  // set empty: as unset
   for (const char* on : {"on", "1", "true", "yes"})
     CHECK(parse_huge_pages_setting(on) == true);
   for (const char* off : {"off", "0", "false", "no"})
     CHECK(parse_huge_pages_setting(off) == false);
-  for (const char* other : {"", "OFF", "of", "2", "disable"})
+  for (const char* other : {"OFF", "of", "2", "disable"})
     CHECK_FALSE(parse_huge_pages_setting(other).has_value());
 }
 

@@ -44,8 +44,10 @@ Parsed<net::BufferLimit> parse_buffer(const nlohmann::json& j);
 /// the rule every integer of a scenario (the seed among them) is read by.
 Parsed<int64_t> parse_integer(const nlohmann::json& j, int64_t min, int64_t max);
 
-/// Formats for summaries and messages: "100ms", "800Mbps".
+/// Formats for summaries and messages: "100ms", "800Mbps"; a byte count as "X.Y GiB",
+/// "X.Y MiB", "X.Y KiB" or "N B" (the limits' messages).
 std::string format_duration(Duration d);
 std::string format_rate(Rate r);
+std::string format_bytes(uint64_t bytes);
 
 }  // namespace fastsim::config

@@ -26,8 +26,6 @@ struct ResourceEstimate {
 /// Throws config::ScenarioError with check_limits' issues if the scenario's estimate
 /// exceeds any of its limits (`fastsim run`, `validate`, each point of a sweep, `check`).
 void enforce_limits(const config::Scenario& scenario);
-/// A byte count as "X.Y MiB" or "X.Y GiB" (the limits' messages).
-[[nodiscard]] std::string bytes_text(uint64_t bytes);
 /// "packets ~N, trace files ~X MB, memory ~Y MB, open files N" for `fastsim validate`.
 [[nodiscard]] std::string describe(const ResourceEstimate& estimate);
 
