@@ -2,6 +2,8 @@
 // distribution and a mix of paths (RTT classes) with weights (traffic/flow_arrivals.hpp).
 #include <algorithm>
 
+#include <map>
+
 #include <fmt/format.h>
 
 #include "parse_parts.hpp"
@@ -140,6 +142,21 @@ void read_arrivals(Reader& top, Scenario& s, TrafficContext& ctx) {
       a.weights.push_back(paths[k].second);
     }
     s.arrivals.push_back(std::move(a));
+  }
+  // Both trace files of a process go into arrivals/: <id>.csv and, with traces, <id>-flows.csv.
+  std::map<std::string, const ArrivalSpec*> by_id;
+  for (const ArrivalSpec& a : s.arrivals)
+    by_id.emplace(a.id, &a);
+  for (const ArrivalSpec& traced : s.arrivals) {
+    if (!traced.traces)
+      continue;
+    if (const auto it = by_id.find(traced.id + "-flows"); it != by_id.end()) {
+      top.issues().push_back(
+          {fmt::format("/arrivals/{}/id", it->second->json_index),
+           fmt::format("\"{}\" would write arrivals/{}.csv, the flow trace of arrival process \"{}\" (\"traces\": "
+                       "true): choose another id",
+                       it->first, it->first, traced.id)});
+    }
   }
 }
 

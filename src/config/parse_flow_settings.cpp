@@ -71,7 +71,9 @@ cc::ParamValues read_params(Reader& flow, const cc::AlgorithmInfo* algo, json& e
   }
   json e = json::object();
   for (const auto& spec : algo->params) {
-    if (spec.choices.empty()) {
+    if (cc::is_switch_param(spec)) {
+      e[spec.name] = values.get(spec.name) != 0;  // as a switch is given: the echo reads back
+    } else if (spec.choices.empty()) {
       e[spec.name] = values.get(spec.name);
     } else {
       e[spec.name] = values.choice(spec.name);

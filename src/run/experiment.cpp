@@ -118,7 +118,7 @@ const RunResult& Experiment::run(const RunOptions& options) {
   const auto wall_start = std::chrono::steady_clock::now();
   const bool outputs = !options.out_dir.empty();
   const bool traces = outputs && sampler_.sample_times_s().empty();
-  const trace::RunFolder folder(options.out_dir);
+  trace::RunFolder folder(options.out_dir);
   if (outputs)
     folder.prepare();
   if (traces)

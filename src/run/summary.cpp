@@ -37,9 +37,10 @@ void to_json(json& j, const FlowResult& f) {
        {"fast_recoveries", f.fast_recoveries},
        {"drops", f.drops},
        {"acks_sent", f.acks_sent},
-       {"mean_rtt_s", f.mean_rtt_s},
-       {"min_rtt_s", f.min_rtt_s},
-       {"base_rtt_s", f.min_rtt_s},
+       // No RTT sample (the first ACK never came): null, not a zero RTT that would pull means down.
+       {"mean_rtt_s", f.min_rtt_s > 0 ? json(f.mean_rtt_s) : json(nullptr)},
+       {"min_rtt_s", f.min_rtt_s > 0 ? json(f.min_rtt_s) : json(nullptr)},
+       {"base_rtt_s", f.min_rtt_s > 0 ? json(f.min_rtt_s) : json(nullptr)},
        {"mean_cwnd_pkts", f.mean_cwnd_pkts}};
   if (!f.algorithm_values.empty()) {  // only algorithms that report any (other summaries unchanged)
     json values = json::object();
@@ -154,6 +155,7 @@ json summary_skeleton(const config::Scenario& scenario, const RunResult& r, std:
     s["intervals_omitted"] = {{"count", r.intervals_omitted.count},
                               {"from_s", r.intervals_omitted.from},
                               {"flow_entries", r.intervals_omitted.flow_entries},
+                              {"without_periods", r.intervals_omitted.without_periods},
                               {"limit", scenario.limits.interval_flow_entries}};
   }
   s["arrivals"] = r.arrivals;

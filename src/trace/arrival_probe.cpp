@@ -1,5 +1,6 @@
 // Per-period trace of an arrival process (see arrival_probe.hpp).
 #include "fastsim/trace/arrival_probe.hpp"
+#include "fastsim/trace/sample_time.hpp"
 
 #include <fmt/format.h>
 
@@ -17,13 +18,13 @@ void ArrivalProbe::open(const std::string& out_dir, const TraceFileOptions& opti
   }
 }
 
-void ArrivalProbe::sample(Time now, Duration /*tau*/) {
+void ArrivalProbe::sample(Time now, Duration tau) {
   const traffic::ArrivalPeriod p = arrivals_.take_period();
   if (!file_)
     return;
-  const double t = now.to_seconds();
+  const SampleTime t{now, tau};
   const double n = static_cast<double>(p.completed);
-  file_->print("{:.6f},{},{},{},", t, arrivals_.active(), p.started, p.completed);
+  file_->print("{},{},{},{},", t, arrivals_.active(), p.started, p.completed);
   if (p.completed > 0) {
     file_->print("{:.9g},{:.6g}\n", p.fct_sum_s / n, p.slowdown_sum / n);
   } else {
@@ -34,7 +35,7 @@ void ArrivalProbe::sample(Time now, Duration /*tau*/) {
     arrivals_.active_flows(active_);
     const uint64_t mss = arrivals_.spec().paths.front().tcp.mss;
     for (const auto& f : active_) {
-      flows_file_->print("{:.6f},{},{:.6g},{:.9f},{},{}\n", t, *f.id, f.cwnd_pkts, f.srtt_s, f.segments_acked * mss,
+      flows_file_->print("{},{},{:.6g},{:.9f},{},{}\n", t, *f.id, f.cwnd_pkts, f.srtt_s, f.segments_acked * mss,
                          f.retransmits);
     }
   }

@@ -1,5 +1,6 @@
 // Goodput and window samples and the per-flow trace (see flow_probe.hpp).
 #include "fastsim/trace/flow_probe.hpp"
+#include "fastsim/trace/sample_time.hpp"
 
 #include <algorithm>
 
@@ -55,16 +56,16 @@ void FlowProbe::sample(Time now, Duration tau) {
   window_at_last_sample_ = wi;
   // a row per period that overlaps the flow's activity: (start, end + tau]
   if (file_ && activity_.start < now && (!activity_.ended || *activity_.ended > now - tau))
-    write_row(now, goodput);
+    write_row(now, tau, goodput);
 }
 
-void FlowProbe::write_row(Time now, double goodput_bps) {
+void FlowProbe::write_row(Time now, Duration tau, double goodput_bps) {
   const auto& w = sender_.window();
   const auto& rtt = sender_.rtt().view();
   const double srtt = rtt.srtt ? rtt.srtt->to_seconds() : 0.0;
   const double base = rtt.min_rtt ? rtt.min_rtt->to_seconds() : 0.0;
   AtomicFile& out = *file_;
-  out.print("{:.6f},{:.6g},", now.to_seconds(), w.cwnd_pkts);
+  out.print("{},{:.6g},", SampleTime{now, tau}, w.cwnd_pkts);
   if (cc::is_infinite_ssthresh(w.ssthresh_pkts)) {
     out.print("inf,");
   } else {

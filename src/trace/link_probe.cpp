@@ -1,5 +1,6 @@
 // Per-period link figures and the per-link trace (see link_probe.hpp).
 #include "fastsim/trace/link_probe.hpp"
+#include "fastsim/trace/sample_time.hpp"
 
 #include <fmt/format.h>
 
@@ -32,7 +33,7 @@ void LinkProbe::sample(Time now, Duration tau) {
   samples_.mean_queue_pkts.push_back(queue);
   samples_.max_queue_pkts.push_back(static_cast<double>(link_.take_period_max_queue()));
   if (file_) {
-    file_->print("{:.6f},{},{},{},{:.6g}", now.to_seconds(), link_.queue_packets(), link_.queue_bytes(),
+    file_->print("{},{},{},{},{:.6g}", SampleTime{now, tau}, link_.queue_packets(), link_.queue_bytes(),
                  c.drops + c.random_losses, util);
     if (const net::AqmQueue* q = link_.aqm()) {
       const auto& st = q->stats();

@@ -132,23 +132,40 @@ std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double 
     delta[first[f]] += 1;
     delta[last[f]] -= 1;
   }
-  // Plan intervals in time order while the budget of flow entries lasts.
-  std::vector<IntervalPlan> out;
-  std::vector<size_t> index_of(n_intervals, SIZE_MAX);
-  size_t entries = 0, planned_end = n_intervals;
+  // The intervals with at least one flow, in time order, with their sample periods.
+  auto first_period = [&](size_t i) {
+    return static_cast<size_t>(std::ceil((cuts[i] + warmup) / tau - kEps));
+  };
+  auto end_period = [&](size_t i) {
+    return std::max(first_period(i), static_cast<size_t>(std::floor(cuts[i + 1] / tau + kEps)));
+  };
+  std::vector<size_t> flow_count(n_intervals, 0);
+  size_t total = 0;
   int64_t active = 0;
   for (size_t i = 0; i < n_intervals; ++i) {
     active += delta[i];
-    if (active <= 0)
+    flow_count[i] = active > 0 ? static_cast<size_t>(active) : 0;
+    total += flow_count[i];
+  }
+  // Over the budget, the intervals without a whole sample period (no metrics) go first:
+  // many flows starting within one period would otherwise spend it all on them.
+  const bool drop_empty = total > max_flow_entries;
+  std::vector<IntervalPlan> out;
+  std::vector<size_t> planned;  // the interval index of each element of `out`
+  size_t entries = 0, planned_end = n_intervals;
+  for (size_t i = 0; i < n_intervals; ++i) {
+    const size_t n = flow_count[i];
+    if (n == 0)
       continue;
-    const auto n = static_cast<size_t>(active);
-    if (planned_end == n_intervals && entries + n > max_flow_entries)
+    const bool empty = end_period(i) == first_period(i);
+    if (planned_end == n_intervals && !(drop_empty && empty) && entries + n > max_flow_entries)
       planned_end = i;
-    if (i >= planned_end) {
+    if (i >= planned_end || (drop_empty && empty)) {
       if (omitted != nullptr) {
         if (omitted->count++ == 0)
           omitted->from = cuts[i];
         omitted->flow_entries += n;
+        omitted->without_periods += empty ? 1 : 0;
       }
       continue;
     }
@@ -157,16 +174,17 @@ std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double 
     p.start = cuts[i];
     p.end = cuts[i + 1];
     p.flows.reserve(n);
-    p.first_period = static_cast<size_t>(std::ceil((p.start + warmup) / tau - kEps));
-    p.end_period = static_cast<size_t>(std::floor(p.end / tau + kEps));
-    if (p.end_period < p.first_period)
-      p.end_period = p.first_period;
-    index_of[i] = out.size();
+    p.first_period = first_period(i);
+    p.end_period = end_period(i);
+    planned.push_back(i);
     out.push_back(std::move(p));
   }
+  // Each flow is in the intervals [first, last): its planned ones are a run of `planned`.
   for (size_t f = 0; f < flows.size(); ++f) {
-    for (size_t i = first[f]; i < std::min(last[f], planned_end); ++i)
-      out[index_of[i]].flows.push_back(f);
+    const size_t stop = std::min(last[f], planned_end);
+    for (auto k = static_cast<size_t>(std::lower_bound(planned.begin(), planned.end(), first[f]) - planned.begin());
+         k < planned.size() && planned[k] < stop; ++k)
+      out[k].flows.push_back(f);
   }
   return out;
 }

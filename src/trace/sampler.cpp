@@ -1,6 +1,11 @@
 // The sampler's event and the probes' shared buffer budget (see sampler.hpp).
 #include "fastsim/trace/sampler.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
 #include "fastsim/trace/atomic_file.hpp"
 
 namespace fastsim::trace {
@@ -12,6 +17,14 @@ void Sampler::open(const std::string& out_dir) {
   const TraceFileOptions options = trace_file_options(files);
   for (auto& p : probes_)
     p->open(out_dir, options);
+  // Two traces with one name would share a temporary, and the second rename would fail
+  // after the previous result is gone: validation keeps names apart, this makes sure.
+  std::vector<std::string> paths;
+  for (const auto& p : probes_)
+    p->file_paths(paths);
+  std::sort(paths.begin(), paths.end());
+  if (const auto twice = std::adjacent_find(paths.begin(), paths.end()); twice != paths.end())
+    throw std::logic_error("two traces of this run would be written to " + *twice);
 }
 
 void Sampler::start() {

@@ -1,5 +1,6 @@
 // The per-UDP-source trace (see udp_probe.hpp).
 #include "fastsim/trace/udp_probe.hpp"
+#include "fastsim/trace/sample_time.hpp"
 
 #include <fmt/format.h>
 
@@ -22,7 +23,7 @@ void UdpProbe::sample(Time now, Duration tau) {
   }
   const double rate = static_cast<double>(bytes - bytes_at_last_sample_) * 8.0 / tau.to_seconds();
   bytes_at_last_sample_ = bytes;
-  file_->print("{:.6f},{},{},{},{:.6g}\n", now.to_seconds(), sent, delivered, drops, rate);
+  file_->print("{},{},{},{},{:.6g}\n", SampleTime{now, tau}, sent, delivered, drops, rate);
 }
 
 }  // namespace fastsim::trace

@@ -313,6 +313,11 @@ TEST_CASE("malformed scenarios fail with the JSON path and never crash", "[cli][
       {"/flows/1", "{\"id\": \"a\", \"rtt\": \"40ms\"}",
        "/flows/1/id: duplicate id \"a\" (flows, UDP sources and arrivals share one namespace)"},
       {"/flows/0/rttt", "\"40ms\"", "/flows/0/rttt: unknown key \"rttt\""},
+      // Two arrival processes whose traces share a file: the run failed at its renames.
+      {"/arrivals", R"([{"id": "w", "rate": 5, "size": {"distribution": "fixed", "mean": 1000}, "rtt": "20ms",
+                         "traces": true},
+                        {"id": "w-flows", "rate": 5, "size": {"distribution": "fixed", "mean": 1000}, "rtt": "20ms"}])",
+       "/arrivals/1/id: \"w-flows\" would write arrivals/w-flows.csv, the flow trace of arrival process \"w\""},
       {"/flows", "[]", "/flows: expected a non-empty array"},
       {"/defaults", "{\"delayed_ack\": \"yes\"}", "/defaults/delayed_ack: expected true or false"},
       {"/defaults/stack", "\"bsd\"", "/defaults/stack: expected one of \"rfc\", \"linux\", \"ns2\", got \"bsd\""},
@@ -953,7 +958,8 @@ TEST_CASE("algorithm parameters in seconds take durations; switches take true an
   CHECK(as_numbers["update_interval"] == 0.01);
   CHECK(as_durations["update_interval"].get<double>() == Approx(0.01).epsilon(1e-12));
   CHECK(as_durations["mi_qdelay"].get<double>() == Approx(0.0005).epsilon(1e-12));
-  // Switches: JSON booleans (0 and 1 still read), echoed as the 0 or 1 the algorithm holds.
+  // Switches: JSON booleans (0 and 1 still read), echoed as booleans, so that the echo
+  // is a scenario that runs again (1.0 was refused there).
   const std::string cubic = kSource + "/configs/cubic-400M.json";
   const fs::path out = dir / "cubic";
   const auto off = run_command(
@@ -963,8 +969,13 @@ TEST_CASE("algorithm parameters in seconds take durations; switches take true an
   INFO(off.output);
   REQUIRE(off.exit_code == 0);
   const auto params = nlohmann::json::parse(read_file(out / "summary.json"))["scenario"]["flows"][0]["params"];
-  CHECK(params["tcp_friendly"] == 0.0);
-  CHECK(params["fast_convergence"] == 1.0);
+  CHECK(params["tcp_friendly"] == false);
+  CHECK(params["fast_convergence"] == true);
+  const std::string echo = (dir / "echo.json").string();
+  std::ofstream(echo) << nlohmann::json::parse(read_file(out / "summary.json"))["scenario"].dump();
+  const auto again = run_command(kBinary + " validate " + echo);
+  INFO(again.output);
+  CHECK(again.exit_code == 0);
   fs::remove_all(dir);
 }
 
@@ -1016,5 +1027,22 @@ TEST_CASE("messages a new user met: --out a file, a monitor typo, a rate below 1
   r = run_command(kBinary + " predict " + scenario + " --limit interval-flows=2");
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("no interval shown, 1 omitted: the first one's flows alone exceed"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a flow that took no RTT sample reports its RTTs as null, not 0", "[cli][outputs]") {
+  // A 20-s round trip in a 5-s run: the first ACK never comes. A zero RTT would pull down
+  // any mean taken over flows or runs.
+  const fs::path dir = temp_dir("no-rtt");
+  const std::string scenario = (dir / "s.json").string();
+  std::ofstream(scenario) << R"({"duration": "5s", )" + kSmallDumbbell + R"(,
+    "flows": [{"id": "far", "rtt": "20s"}, {"id": "near", "rtt": "20ms"}]})";
+  REQUIRE(run_command(kBinary + " run " + scenario + " --quiet --out " + (dir / "o").string()).exit_code == 0);
+  const auto summary = nlohmann::json::parse(read_file(dir / "o" / "summary.json"));
+  for (const char* key : {"mean_rtt_s", "min_rtt_s", "base_rtt_s"}) {
+    INFO(key);
+    CHECK(summary["flows"][0][key].is_null());
+    CHECK(summary["flows"][1][key].get<double>() >= 0.020);
+  }
   fs::remove_all(dir);
 }

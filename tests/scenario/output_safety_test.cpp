@@ -7,7 +7,10 @@
 // warning, where the machine does not allow mounting).
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/mount.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -84,12 +87,19 @@ TEST_CASE("a killed run's temporaries are removed by the next run; stale traces 
   std::ofstream(out / "flows" / "a.csv.tmp") << "half a trace";
   std::ofstream(out / "summary.json.tmp") << "{";
   std::ofstream(out / "flows" / "gone.csv") << "a flow of a previous scenario";
+  // Files named .tmp that no run writes are the user's: they stay.
+  std::ofstream(out / "notes.tmp") << "mine";
+  std::ofstream(out / "flows" / "keep.tmp") << "mine";
   const auto r = run_command(std::string(FASTSIM_BINARY) + " run " + scenario_file(dir, "s", "1s") + " --out " +
                              out.string() + " --quiet");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  for (const auto& e : fs::recursive_directory_iterator(out))
-    CHECK(e.path().extension() != ".tmp");
+  for (const auto& e : fs::recursive_directory_iterator(out)) {
+    const std::string name = e.path().filename().string();
+    CHECK((e.path().extension() != ".tmp" || name == "notes.tmp" || name == "keep.tmp"));
+  }
+  CHECK(read_file(out / "notes.tmp") == "mine");
+  CHECK(read_file(out / "flows" / "keep.tmp") == "mine");
   CHECK_FALSE(fs::exists(out / "flows" / "gone.csv"));
   CHECK(fs::exists(out / "flows" / "a.csv"));
   CHECK(fs::exists(out / "summary.json"));
@@ -166,5 +176,27 @@ TEST_CASE("a transient trace file holds no write buffer between flushes", "[outp
   file.print("{}\n", std::string(10, 'c'));
   file.commit();
   CHECK(read_file(path) == std::string(40, 'a') + "\n" + std::string(40, 'b') + "\n" + std::string(10, 'c') + "\n");
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a second run into a folder being written is refused; the first one's result stays whole",
+          "[outputs][reliability]") {
+  // The second run used to remove the first's temporaries; the first then failed at its
+  // renames, and the folder was left with no summary. A run holds flock(2) on its folder.
+  const fs::path dir = fastsim::testing::temp_dir("busy-folder");
+  const fs::path out = dir / "out";
+  const std::string run = std::string(FASTSIM_BINARY) + " run " + scenario_file(dir, "s", "1s") + " --out " +
+                          out.string() + " --quiet";
+  REQUIRE(run_command(run).exit_code == 0);
+  const std::string before = read_file(out / "summary.json");
+  const int fd = ::open(out.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);  // as a run in progress holds it
+  REQUIRE(fd >= 0);
+  REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+  const auto busy = run_command(run);
+  CHECK(busy.exit_code == 3);
+  CHECK_THAT(busy.output, Catch::Contains(out.string() + " is being written by another fastsim run"));
+  CHECK(read_file(out / "summary.json") == before);
+  ::close(fd);
+  CHECK(run_command(run).exit_code == 0);
   fs::remove_all(dir);
 }

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "fastsim/trace/metrics.hpp"
@@ -115,43 +116,82 @@ TEST_CASE("interval planning matches the definition and its flow entries are cap
   for (int i = 0; i < 60; ++i)
     flows.push_back({0.5 * i + (i % 7 == 0 ? 4e-10 : 0), i % 3 == 0 ? 40.0 : 30.0 + 0.25 * i});
   const auto reference = brute_force_flows(flows, 40.0);
-  const auto all = plan_intervals(flows, 40.0, 1.0, 0.0);
+  const auto all = plan_intervals(flows, 40.0, 0.5, 0.0);  // periods of 0.5 s: intervals with and without
   REQUIRE(all.size() == reference.size());
   size_t entries = 0;
   for (size_t i = 0; i < all.size(); ++i) {
     CHECK(all[i].flows == reference[i]);
     entries += all[i].flows.size();
   }
-  // A budget: intervals in time order while their flow entries fit, the rest counted.
+  // A budget: over it, the intervals without a whole sample period go first, then the
+  // others in time order while their flow entries fit; the rest are counted.
+  size_t with_periods = 0;  // the flow entries of the intervals that hold a whole period
+  for (const auto& p : all)
+    with_periods += p.end_period > p.first_period ? p.flows.size() : 0;
+  const size_t budget = with_periods / 2;
   OmittedIntervals omitted;
-  const auto capped = plan_intervals(flows, 40.0, 1.0, 0.0, {}, 500, &omitted);
-  size_t kept = 0;
-  for (size_t i = 0; i < capped.size(); ++i) {
-    CHECK(capped[i].flows == reference[i]);
-    kept += capped[i].flows.size();
+  const auto capped = plan_intervals(flows, 40.0, 0.5, 0.0, {}, budget, &omitted);
+  std::vector<size_t> expected;  // indices into `all`
+  size_t kept = 0, empty = 0;
+  std::optional<double> first_omitted;
+  bool full = false;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const bool no_period = all[i].end_period == all[i].first_period;
+    empty += no_period ? 1 : 0;
+    full = full || (!no_period && kept + all[i].flows.size() > budget);
+    if (no_period || full) {
+      first_omitted = first_omitted.value_or(all[i].start);
+      continue;
+    }
+    kept += all[i].flows.size();
+    expected.push_back(i);
   }
-  CHECK(kept <= 500);
-  CHECK(kept + reference[capped.size()].size() > 500);
+  REQUIRE(empty > 0);  // the case has both kinds
+  REQUIRE(full);
+  REQUIRE(capped.size() == expected.size());
+  for (size_t k = 0; k < capped.size(); ++k) {
+    CHECK(capped[k].start == all[expected[k]].start);
+    CHECK(capped[k].flows == reference[expected[k]]);
+  }
   CHECK(capped.size() + omitted.count == reference.size());
   CHECK(kept + omitted.flow_entries == entries);
-  CHECK(omitted.from == Approx(all[capped.size()].start));
+  CHECK(omitted.without_periods == empty);
+  CHECK(omitted.from == Approx(*first_omitted));
+  // Within the budget every interval is planned, those without periods included.
+  OmittedIntervals none;
+  CHECK(plan_intervals(flows, 40.0, 0.5, 0.0, {}, entries, &none).size() == all.size());
+  CHECK(none.count == 0);
 }
 
 TEST_CASE("6000 staggered flows plan a bounded number of flow entries", "[metrics][intervals]") {
   // Starts 1 ms apart, all to the end: 12 000 cuts and 18 million (interval, flow)
-  // pairs, which used to be planned (and reported) in full.
+  // pairs, which used to be planned (and reported) in full. With 1-ms sample periods
+  // every interval has one: intervals in time order while the budget lasts.
   std::vector<Span> flows;
   for (int i = 0; i < 6000; ++i)
     flows.push_back({0.001 * i, 10.0});
   OmittedIntervals omitted;
-  const auto plans = plan_intervals(flows, 10.0, 1.0, 0.0, {}, 100'000, &omitted);
+  const auto plans = plan_intervals(flows, 10.0, 0.001, 0.0, {}, 100'000, &omitted);
   size_t kept = 0;
   for (const auto& p : plans)
     kept += p.flows.size();
   CHECK(kept <= 100'000);
   CHECK(plans.size() == 446);  // 1 + 2 + ... + 446 = 99 681 entries; 447 would pass 100 000
   CHECK(omitted.count == 6000 - 446);
+  CHECK(omitted.without_periods == 0);
   CHECK(kept + omitted.flow_entries == 6000ull * 6001 / 2);
+  // With 1-s periods, the 5999 intervals of the first 6 s hold no whole period: they go
+  // first, and the one interval with metrics, all 6000 flows from 5.999 s, is planned
+  // (the budget used to be spent on the first 446 of them, the summary left with none).
+  OmittedIntervals coarse;
+  const auto one = plan_intervals(flows, 10.0, 1.0, 0.0, {}, 100'000, &coarse);
+  REQUIRE(one.size() == 1);
+  CHECK(one[0].start == Approx(5.999));
+  CHECK(one[0].flows.size() == 6000);
+  CHECK(one[0].end_period - one[0].first_period == 4);
+  CHECK(coarse.count == 5999);
+  CHECK(coarse.without_periods == 5999);
+  CHECK(coarse.from == 0.0);
 }
 
 TEST_CASE("window/queue convergence: the band is 2 % or 3 packets around the mean of the last quarter", "[metrics]") {

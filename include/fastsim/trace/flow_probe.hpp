@@ -58,7 +58,7 @@ class FlowProbe final : public Probe {
   [[nodiscard]] Samples take_samples() { return {std::move(goodput_samples_bps_), std::move(cwnd_samples_pkts_)}; }
 
  private:
-  void write_row(Time now, double goodput_bps);
+  void write_row(Time now, Duration tau, double goodput_bps);
 
   std::string id_;
   const tcp::TcpSender& sender_;

@@ -59,17 +59,20 @@ struct IntervalPlan {
 
 /// The intervals plan_intervals() left out once its budget of flow entries was spent.
 struct OmittedIntervals {
-  size_t count = 0;         ///< intervals (with at least one flow) not planned
-  double from = 0;          ///< start of the first of them
-  size_t flow_entries = 0;  ///< the sum of their flow counts
+  size_t count = 0;            ///< intervals (with at least one flow) not planned
+  double from = 0;             ///< start of the first of them
+  size_t flow_entries = 0;     ///< the sum of their flow counts
+  size_t without_periods = 0;  ///< how many of them hold no whole sample period
 };
 
 /// Splits [0, duration) at every flow start and end; periods are [k tau, (k+1) tau).
 /// `events`: further cut times (a change of the capacity left to the flows: a UDP source
 /// or an arrival process starting or stopping), which split intervals without being flows.
 /// Intervals are planned in time order while the sum of their flow counts stays within
-/// `max_flow_entries`; the rest are only counted into `omitted` (when given). Time and
-/// memory are O(n log n + planned flow entries) in the number of flows n.
+/// `max_flow_entries`; the rest are only counted into `omitted` (when given). When all the
+/// intervals' flow counts together exceed the budget, the intervals that hold no whole
+/// sample period (whose metrics are empty) are left out first. Time and memory are
+/// O(n log n + intervals + planned flow entries) in the number of flows n.
 std::vector<IntervalPlan> plan_intervals(const std::vector<Span>& flows, double duration, double tau, double warmup,
                                          const std::vector<double>& events = {}, size_t max_flow_entries = SIZE_MAX,
                                          OmittedIntervals* omitted = nullptr);

@@ -34,6 +34,11 @@ class Probe {
     for (auto& f : files_)
       f->close();
   }
+  /// Appends the paths of this probe's trace files (where they go) to `out`.
+  void file_paths(std::vector<std::string>& out) const {
+    for (const auto& f : files_)
+      out.push_back(f->path());
+  }
   /// Renames the trace files into place (the run finished) and appends their paths to
   /// `written`. Throws std::system_error on a write or rename error.
   void commit(std::vector<std::string>& written) {
