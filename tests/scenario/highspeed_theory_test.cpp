@@ -30,12 +30,14 @@ struct Measured {
 /// the first epoch does not start from a huge overshoot) and the mean window is taken
 /// over the last 80 % of the run. `tcp_extra` adds TCP settings.
 Measured response(const std::string& algorithm, double p, double duration_s, double ssthresh,
-                  const std::string& tcp_extra = "") {
+                  const std::string& tcp_extra = "", uint64_t seed = 1) {
   const std::string flows = R"([{"id": "a", "algorithm": ")" + algorithm + R"(", "rtt": "20ms"}])";
   const std::string defaults =
       R"({"delayed_ack": false, "sack": true, "initial_ssthresh": )" + std::to_string(ssthresh) + tcp_extra + "}";
-  const auto s = scenario_from(dumbbell_json("10Gbps", "1ms", "1000000pkt", std::to_string(duration_s) + "s", flows,
-                                             defaults, ", \"loss_rate\": " + std::to_string(p)));
+  auto doc = nlohmann::json::parse(dumbbell_json("10Gbps", "1ms", "1000000pkt", std::to_string(duration_s) + "s",
+                                                 flows, defaults, ", \"loss_rate\": " + std::to_string(p)));
+  doc["seed"] = seed;
+  const auto s = config::parse_scenario(doc);
   run::Experiment exp(s);
   auto& f = exp.flow(0);
   exp.run_until(Time::at(Duration::seconds(0.2 * duration_s)));
@@ -63,6 +65,8 @@ double slope(const std::vector<double>& x, const std::vector<double>& y) {
 struct Point {
   double p;
   double duration_s;
+  int seeds = 1;  ///< runs averaged (seeds 1 .. seeds)
+  double relative = 0.02;  ///< the tolerance: `packets` + relative x theory
 };
 
 /// Time-average window of the ideal HSTCP process under independent per-packet loss p:
@@ -118,24 +122,29 @@ double ideal_hstcp_window(double p) {
   return packets / rtts;
 }
 
-/// The mean window at each point may differ from `theory(p)` by `packets` + `relative` x
-/// theory; the log-log slope from the theory's by at most `slope_margin`.
+/// The mean window at each point, averaged over its seeds, may differ from `theory(p)` by
+/// `packets` + the point's `relative` x theory; the log-log slope from the theory's by at
+/// most `slope_margin`.
 void check_response(const std::string& algorithm, const std::vector<Point>& points,
-                    const std::function<double(double)>& theory_of, double packets, double relative,
-                    double slope_margin) {
+                    const std::function<double(double)>& theory_of, double packets, double slope_margin) {
   std::vector<double> lx, ly, ly_theory;
   for (const auto& pt : points) {
     const double theory = theory_of(pt.p);
-    const Measured m = response(algorithm, pt.p, pt.duration_s, theory);
-    INFO(algorithm << " p=" << pt.p << ": mean window " << m.mean_window << " (theory " << theory << "), loss events "
-                   << m.loss_events);
-    WARN(algorithm << " p=" << pt.p << ": mean window " << m.mean_window << " (theory " << theory << "), "
-                   << m.loss_events << " loss events");
-    CHECK(m.queue_drops == 0);
-    CHECK(m.loss_events >= 500);
-    CHECK(std::abs(m.mean_window - theory) <= packets + relative * theory);
+    double sum = 0;
+    for (int seed = 1; seed <= pt.seeds; ++seed) {
+      const Measured m = response(algorithm, pt.p, pt.duration_s, theory, "", static_cast<uint64_t>(seed));
+      INFO(algorithm << " p=" << pt.p << " seed " << seed << ": mean window " << m.mean_window << " (theory "
+                     << theory << "), loss events " << m.loss_events);
+      CHECK(m.queue_drops == 0);
+      CHECK(m.loss_events >= 500);
+      sum += m.mean_window;
+    }
+    const double mean = sum / pt.seeds;
+    WARN(algorithm << " p=" << pt.p << ": mean window " << mean << " over " << pt.seeds << " seeds (theory " << theory
+                   << ")");
+    CHECK(std::abs(mean - theory) <= packets + pt.relative * theory);
     lx.push_back(std::log(pt.p));
-    ly.push_back(std::log(m.mean_window));
+    ly.push_back(std::log(mean));
     ly_theory.push_back(std::log(theory));
   }
   const double k = slope(lx, ly), k_theory = slope(lx, ly_theory);
@@ -146,10 +155,24 @@ void check_response(const std::string& algorithm, const std::vector<Point>& poin
 }  // namespace
 
 TEST_CASE("HSTCP follows its random-loss response function above low_window", "[scenario][hstcp][slow]") {
-  // Against the ideal HSTCP process under the same independent losses (2.7-3.6 % above
-  // RFC 3649's deterministic 0.12 / p^0.835 here). b(w) of 0.29-0.45 keeps memory for a
-  // few losses, so about 800 loss events per point.
-  check_response("hstcp", {{3e-4, 600}, {1e-4, 750}, {3e-5, 900}, {1e-5, 900}}, ideal_hstcp_window, 3, 0.02, 0.03);
+  // Against the ideal HSTCP process under the same independent losses, 2.7-3.6 % above
+  // RFC 3649's deterministic 0.12 / p^0.835 (periodic losses). The window's costs the
+  // ideal process lacks (growth on ACKs of packets sent a round earlier, a recovery round
+  // without growth per loss; tools/reno-cycle-model for Reno) are 0.3 % here. b(w) of
+  // 0.29-0.45 keeps memory for a few losses, so a run's mean is noisy: over 8 seeds, one
+  // run's standard deviation is 2.0 % (p = 3e-4, 1200 s), 1.2 % (1e-4, 1200 s), 4.8 %
+  // (3e-5, 450 s) and 3.3 % (1e-5, 450 s). Where runs are cheap (small windows) the test
+  // averages 4 seeds of 2400 s and allows 3 %, as the Reno test; at the large windows 2
+  // seeds of 900 s and 7 % (about 3 standard deviations of those means), which still
+  // excludes Reno by a factor of 3 and pins the slope. Measured: -1.8, -1.8, +0.0 and
+  // +1.2 %. At the small windows fastsim sits about 2 % below the ideal process (Reno sits
+  // 1 % below its finite-window model, not explained either): between the random-loss curve
+  // and the periodic-loss one, 3.2 and 3.0 % below it there. So this test shows HSTCP's
+  // response function and slope within 3 %, not which of those two loss models it follows
+  // at small windows (at the large ones, +0.0 and +1.2 % against 2.6 %, the random one).
+  const std::vector<Point> points = {{3e-4, 2400, 4, 0.03}, {1e-4, 2400, 4, 0.03}, {3e-5, 900, 2, 0.07},
+                                     {1e-5, 900, 2, 0.07}};
+  check_response("hstcp", points, ideal_hstcp_window, 0, 0.03);
 }
 
 TEST_CASE("STCP follows the random-loss MIMD response function above its legacy window", "[scenario][stcp][slow]") {
@@ -160,7 +183,7 @@ TEST_CASE("STCP follows the random-loss MIMD response function above its legacy 
   // p = 1e-3, 1e-4, 1e-5 (theory 74.9, 749, 7490): as Reno, a few packets below the ideal
   // process at small windows; 3 packets + 2 % rejects 0.08 / p at 1e-4 and 1e-5.
   check_response(
-      "stcp", {{1e-3, 300}, {1e-4, 300}, {1e-5, 250}}, [](double p) { return 0.0749 / p; }, 3, 0.02, 0.02);
+      "stcp", {{1e-3, 300}, {1e-4, 300}, {1e-5, 250}}, [](double p) { return 0.0749 / p; }, 3, 0.02);
 }
 
 TEST_CASE("HSTCP and STCP equal Reno below their low windows", "[scenario][hstcp][stcp][slow]") {
