@@ -104,7 +104,11 @@ TEST_CASE("peak_rss_mb is read after the results and the summary are built", "[c
   const double rss = summary.at("peak_rss_mb").get<double>();
   INFO("peak_rss_mb = " << rss << ", kernel's peak of the child " << kernel_peak_mb << " MB, inherited " << inherited_mb
                         << " MB");
-  REQUIRE(kernel_peak_mb > inherited_mb + 10);  // the child's peak is fastsim's own
+  // The child's peak is fastsim's own: the forked child starts at this process's resident
+  // size, and exec keeps that as its high-water mark, so a kernel figure clearly above it is
+  // fastsim's. (A margin of 10 MB failed once the suite before this test had grown this
+  // process to 13.5 MB: fastsim's own peak, 23.4 MB, was then within 0.1 MB of it.)
+  REQUIRE(kernel_peak_mb > inherited_mb + 3);
   CHECK(rss <= kernel_peak_mb + 0.5);
   CHECK(rss >= kernel_peak_mb - 1.5);  // only the summary's write and the renames come after
   std::filesystem::remove_all(dir);
