@@ -78,7 +78,10 @@ TEST_CASE("a duplex link declares both directions; routes use either", "[scenari
   CHECK(acks == std::vector<std::string>{"h2-r1", "core", "r2-h5"});
   run::Experiment exp(s);
   const auto& r = exp.run();
-  CHECK(r.flows[2].goodput_bps > 1e6);
+  // Alone on core_rev (20 Mb/s): near its line rate, less the slow start of a 10-s run and
+  // its ACKs' random losses (0.1 %) and queueing on core (measured 16.8 Mb/s, 86 %).
+  INFO("back: " << r.flows[2].goodput_bps << " b/s");
+  CHECK(r.flows[2].goodput_bps > 0.8 * 20e6 * 1460 / 1500);
   CHECK(exp.link("core_rev").counters().departures > 0);
   check_conservation(exp);
 }

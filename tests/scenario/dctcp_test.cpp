@@ -5,6 +5,7 @@
 // queue 24 packets (below K/2) and utilization 0.91, so both bands below separate the two.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -46,8 +47,14 @@ TEST_CASE("DCTCP keeps the 10 Gb/s queue near its marking threshold K", "[scenar
   const double k = 65;
   const double queue = mean_from(bn.queue_samples, 10);  // after the first 100 ms
   INFO("mean queue " << queue << " pkts, utilization " << mean_from(bn.utilization_samples, 10));
-  CHECK(queue >= 0.5 * k);
-  CHECK(queue <= 1.5 * k);
+  // Alizadeh et al. (2010), N synchronized flows: the queue peaks at Q_max = K + N and
+  // swings by A = (1/2) sqrt(2 N (C x RTT + K)) below it, C x RTT = 83.3 packets here: the
+  // sawtooth spans [54.8, 67], its mean about 61. (Reno with ECN: 24.)
+  const double n = 2, bdp = 10e9 * 100e-6 / (1500 * 8);
+  const double q_max = k + n, amplitude = 0.5 * std::sqrt(2 * n * (bdp + k));
+  INFO("theory: queue in [" << q_max - amplitude << ", " << q_max << "]");
+  CHECK(queue >= q_max - amplitude - 1);
+  CHECK(queue <= q_max + 1);
   CHECK(mean_from(bn.utilization_samples, 10) > 0.95);  // Reno with ECN: 0.91
   CHECK(bn.drops == 0);
   REQUIRE(bn.ce_marks.has_value());
@@ -56,8 +63,9 @@ TEST_CASE("DCTCP keeps the 10 Gb/s queue near its marking threshold K", "[scenar
     CHECK(f.retransmits == 0);
     CHECK(f.timeouts == 0);
   }
-  // Fair share between the two flows within 20 %.
-  CHECK(r.flows[0].goodput_bps == Approx(r.flows[1].goodput_bps).epsilon(0.2));
+  // Identical flows marked together share equally.
+  INFO("goodputs " << r.flows[0].goodput_bps << " and " << r.flows[1].goodput_bps);
+  CHECK(r.flows[0].goodput_bps == Approx(r.flows[1].goodput_bps).epsilon(0.02));  // measured 0.14 %
 }
 
 TEST_CASE("Reno with ECN on a marking link reduces without losses", "[scenario][ecn]") {

@@ -102,14 +102,19 @@ TEST_CASE("Two flows of one algorithm with equal RTTs share fairly",
           "[scenario][hstcp][stcp][illinois][ctcp][cubic][slow]") {
   // 100 Mb/s, 50 ms, 1 x BDP buffer (417 packets); the second flow joins at 20 s.
   // Jain's index of the mean goodputs over [20 + settle, 20 + settle + span] seconds.
-  // STCP (MIMD) only converges through the randomness of drop-tail losses, slowly.
+  // The AIMD senders converge to equal shares (Chiu and Jain): at least 0.98, a rate ratio
+  // of 1.33 (measured 0.994-0.9999, drop-tail's phase effects leaving Reno a 1.16 ratio).
+  // STCP (MIMD) keeps any ratio under synchronized losses and converges only through the
+  // randomness of which flow loses packets at an overflow, slowly: at least 0.9 (a ratio
+  // of 2; measured 0.978).
   struct Case {
     const char* algo;
     double settle_s;
     double span_s;
+    double min_jain;
   };
-  for (const Case c : {Case{"reno", 100, 200}, Case{"hstcp", 100, 200}, Case{"illinois", 100, 200},
-                       Case{"ctcp", 100, 200}, Case{"cubic", 100, 200}, Case{"stcp", 400, 400}}) {
+  for (const Case c : {Case{"reno", 100, 200, 0.98}, Case{"hstcp", 100, 200, 0.98}, Case{"illinois", 100, 200, 0.98},
+                       Case{"ctcp", 100, 200, 0.98}, Case{"cubic", 100, 200, 0.98}, Case{"stcp", 400, 400, 0.9}}) {
     const std::string a(c.algo);
     const double end = 20 + c.settle_s + c.span_s;
     const std::string json = R"({"name": "pair", "seed": 1, "duration": ")" + std::to_string(end) +
@@ -132,7 +137,7 @@ TEST_CASE("Two flows of one algorithm with equal RTTs share fairly",
     const double jain = (x[0] + x[1]) * (x[0] + x[1]) / (2 * (x[0] * x[0] + x[1] * x[1]));
     WARN(a << ": Jain " << jain << " over " << c.span_s << " s after " << c.settle_s << " s to settle (" << x[0] / 1e6
            << " / " << x[1] / 1e6 << " Mb/s)");
-    CHECK(jain >= 0.9);
+    CHECK(jain >= c.min_jain);
     CHECK(x[0] + x[1] > 0.95 * 100e6 * 1460 / 1500);
   }
 }

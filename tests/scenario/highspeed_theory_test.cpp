@@ -187,9 +187,10 @@ TEST_CASE("STCP follows the random-loss MIMD response function above its legacy 
 }
 
 TEST_CASE("HSTCP and STCP equal Reno below their low windows", "[scenario][hstcp][stcp][slow]") {
-  // At p = 2 % and 5 % Reno's window (mean 8 and 5) stays below HSTCP's 38 packets. It
-  // does cross STCP's 16 now and then, so for STCP a receive window of 15 packets holds
-  // the window below the legacy window: the trajectories must then coincide.
+  // At p = 2 % and 5 % Reno's window (mean 8 and 5) stays below HSTCP's 38 packets but for
+  // rare excursions (the means differ by 2e-5 at 2 %, not at all at 5 %). It does cross
+  // STCP's 16 now and then, so for STCP a receive window of 15 packets holds the window
+  // below the legacy window: the trajectories then coincide exactly.
   const std::string rwnd15 = R"(, "receive_window": )" + std::to_string(15 * 1460);
   for (double p : {0.05, 0.02}) {
     const Measured reno = response("reno", p, 300, 1e9);
@@ -199,7 +200,7 @@ TEST_CASE("HSTCP and STCP equal Reno below their low windows", "[scenario][hstcp
     WARN("p=" << p << ": Reno " << reno.mean_window << ", HSTCP " << hs.mean_window << "; with rwnd 15: Reno "
               << reno15.mean_window << ", STCP " << st15.mean_window);
     CHECK(reno.loss_events > 1000);
-    CHECK(hs.mean_window == Approx(reno.mean_window).epsilon(0.01));
-    CHECK(st15.mean_window == Approx(reno15.mean_window).epsilon(0.01));
+    CHECK(hs.mean_window == Approx(reno.mean_window).epsilon(1e-3));
+    CHECK(st15.mean_window == Approx(reno15.mean_window).epsilon(1e-12));
   }
 }

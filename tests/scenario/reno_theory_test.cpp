@@ -203,14 +203,16 @@ TEST_CASE("two Reno flows with equal RTTs share fairly", "[scenario][reno][fairn
   const auto& iv = r.intervals.back();  // both flows, 30.5 s to 300 s after warm-up
   REQUIRE(iv.flows.size() == 2);
   INFO("throughputs " << iv.flow_throughput_bps[0] << " " << iv.flow_throughput_bps[1]);
-  CHECK(*iv.jain >= 0.95);
+  CHECK(*iv.jain >= 0.98);  // AIMD converges (Chiu and Jain); measured 0.992, a 1.2 ratio from drop-tail phases
   CHECK(*iv.utilization >= 0.95);
 }
 
 TEST_CASE("Reno favours the short-RTT flow as theory predicts", "[scenario][reno][fairness]") {
   // With drop-tail, the throughput ratio of two Reno flows lies between the ratio of
   // their effective RTTs (unsynchronized losses) and its square (synchronized losses),
-  // where the effective RTT adds the mean queueing delay to the base RTT.
+  // where the effective RTT adds the mean queueing delay to the base RTT. Measured: 4.66
+  // against 2.31 and 5.32 (drop-tail overflows hit both flows: close to synchronized). A
+  // per-flow Mathis check is out of reach here: 9 and 5 loss events in 400 s.
   const auto s = scenario_from(R"({"name": "rtt-unfair", "duration": "400s", "warmup": "50s",
     "topology": {"dumbbell": {"bottleneck": {"rate": "100Mbps", "delay": "5ms", "buffer": "833pkt"},
                                "access": {"rate": "10Gbps", "buffer": "100000pkt"}}},
@@ -223,7 +225,6 @@ TEST_CASE("Reno favours the short-RTT flow as theory predicts", "[scenario][reno
   const double q = *iv.mean_queue_pkts * 1500 * 8 / 100e6;
   const double rtt_ratio = (0.200 + q) / (0.050 + q);
   INFO("throughput ratio " << ratio << ", effective RTT ratio " << rtt_ratio << ", queueing delay " << q);
-  CHECK(ratio > 1.0);
-  CHECK(ratio >= 0.8 * rtt_ratio);
-  CHECK(ratio <= 1.2 * rtt_ratio * rtt_ratio);
+  CHECK(ratio >= rtt_ratio);
+  CHECK(ratio <= rtt_ratio * rtt_ratio);
 }

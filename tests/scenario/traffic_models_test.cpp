@@ -199,8 +199,11 @@ TEST_CASE("a dummynet bottleneck adds tick jitter to a Vegas flow's RTT samples"
   const auto [pipe, pipe_rate] = spread(R"(, "dummynet": {"tick": "1ms"})");
   INFO("mean in-round RTT spread: FIFO " << fifo * 1e3 << " ms, dummynet " << pipe * 1e3 << " ms");
   CHECK(fifo < 0.0003);
-  CHECK(pipe > 0.0006);
-  CHECK(pipe < 0.0025);
+  // The pipe releases packets at tick boundaries, each having arrived at a uniform phase
+  // within its tick: the spread of a round's samples is nearly the whole tick (the range of
+  // n uniform phases is 1 - 2/(n + 1) of it). Measured 0.98 ms.
+  CHECK(pipe > 0.0008);
+  CHECK(pipe < 0.0012);
   CHECK(pipe_rate == Approx(fifo_rate).epsilon(0.05));  // the pipe still runs at its rate
 }
 
