@@ -185,12 +185,16 @@ class Sweep:
         per parameter point: n, mean, sd, ci_low, ci_high (as aggregate.csv's n, mean, sd,
         ci95_low, ci95_high at level 0.95). `data`: a table with the parameter columns,
         default the successful runs (pass sweep.interval_at(t), or sweep.flows filtered to
-        a flow); `by`: the columns to group by, default the parameter columns."""
+        a flow); `by`: the columns to group by, default the parameter columns (and `flow`
+        when `data` has that column: flows of one run are not replications)."""
         data = self.ok_runs if data is None else data
         if metric not in data.columns:
             raise KeyError(f"no column {metric!r}; metrics are, e.g.: "
                            + ", ".join(c for c in list(data.columns)[:40] if c not in self._run_keys()))
-        return summarize(data, metric, self.parameter_columns if by is None else by, level)
+        if by is None:
+            # Rows of flows.csv: one per flow and run; the flows of a run are not replications.
+            by = list(self.parameter_columns) + (["flow"] if "flow" in data.columns else [])
+        return summarize(data, metric, by, level)
 
 
 def load_sweep(path):

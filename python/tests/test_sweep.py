@@ -76,6 +76,14 @@ class LoadSweepTest(unittest.TestCase):
         merged = ours.merge(af, on=s.parameter_columns)
         self.assertEqual(len(merged), 16)
         self.assertLess(((merged["mean_x"] - merged["mean_y"]).abs() / merged["mean_y"]).max(), 1e-12)
+        # All flows at once: grouped by flow too (the flows of a run are not replications).
+        both = s.summarize("goodput_bps", data=s.flows)
+        self.assertIn("flow", both.columns)
+        agg = s.aggregate_flows[s.aggregate_flows["metric"] == "goodput_bps"]
+        merged = both.merge(agg, on=list(s.parameter_columns) + ["flow"])
+        self.assertEqual(len(merged), len(agg))
+        self.assertTrue((merged["n_x"] == merged["n_y"]).all())
+        self.assertLess(((merged["mean_x"] - merged["mean_y"]).abs() / merged["mean_y"]).max(), 1e-12)
 
     def test_intervals_selected_by_time(self):
         s = self.sweep

@@ -27,6 +27,13 @@ std::optional<int> parse_options(const char* cmd, const char* usage, const std::
 /// Prints every issue as "file: /path: message" on stderr.
 void print_issues(const config::ScenarioError& e, const std::string& file);
 
+/// A command stopped by SIGINT or SIGTERM returns this after its locals are gone (a lock
+/// released, a temporary folder removed): main then ends the process by `signal`, with its
+/// default action, as the shell expects of an interrupted command (exit status 128 + N).
+int reraise_after_exit(int signal);
+/// The signal reraise_after_exit() was given, 0 if none.
+int signal_to_reraise();
+
 int cmd_sweep(const std::vector<std::string>& args);
 int cmd_sweep_task(const std::vector<std::string>& args);
 int cmd_collect(const std::vector<std::string>& args);

@@ -2,6 +2,7 @@
 // (sweep_commands.cpp). The only code that talks to the terminal. Exit codes in
 // commands.hpp.
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -36,6 +37,19 @@ using namespace fastsim::cli;
 void fastsim::cli::print_issues(const ScenarioError& e, const std::string& file) {
   for (const auto& i : e.issues())
     std::cerr << fmt::format("{}: {}\n", file, i.to_string());
+}
+
+namespace {
+int g_signal_to_reraise = 0;
+}
+
+int fastsim::cli::reraise_after_exit(int signal) {
+  g_signal_to_reraise = signal;
+  return 128 + signal;
+}
+
+int fastsim::cli::signal_to_reraise() {
+  return g_signal_to_reraise;
 }
 
 namespace {
@@ -89,6 +103,18 @@ fastsim::config::Scenario load(const std::string& file, const std::vector<std::s
                                const std::vector<std::string>& unsets, const std::optional<uint64_t>& seed,
                                const std::vector<std::string>& limits) {
   auto doc = fastsim::config::load_json_file(file);
+  // The other JSON inputs of fastsim, given where a scenario belongs: say what they are.
+  if (doc.is_object() && !doc.contains("topology")) {
+    if (doc.contains("base") && (doc.contains("grid") || doc.contains("zip") || doc.contains("replications"))) {
+      throw ScenarioError(fastsim::config::Issues{
+          {"", "this is a sweep spec (\"base\" and \"grid\"), not a scenario: check it with fastsim sweep FILE "
+               "--out DIR --dry-run, run it with fastsim sweep"}});
+    }
+    if (doc.contains("scenarios")) {
+      throw ScenarioError(fastsim::config::Issues{
+          {"", "this is a regression baseline (\"scenarios\"), not a scenario: run it with fastsim check FILE"}});
+    }
+  }
   apply_cli_overrides(doc, sets, unsets);
   if (seed && doc.is_object())
     doc["seed"] = *seed;
@@ -407,5 +433,9 @@ int main(int argc, char** argv) {
     return kOk;
   }
   const auto rc = dispatch(cmd, args);
+  if (const int sig = fastsim::cli::signal_to_reraise(); sig != 0) {
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+  }
   return rc ? *rc : unknown_command(cmd);
 }

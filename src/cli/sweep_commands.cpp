@@ -22,6 +22,7 @@
 #include "fastsim/config/limits.hpp"
 #include "fastsim/config/parse.hpp"
 #include "fastsim/config/units.hpp"
+#include "fastsim/core/build_identity.hpp"
 #include "fastsim/run/resource_estimate.hpp"
 #include "fastsim/sweep/backends.hpp"
 #include "fastsim/sweep/check.hpp"
@@ -131,7 +132,9 @@ void print_failures(const fs::path& out, const std::vector<sweep::RunPlan>& runs
       continue;
     std::string why = s ? fmt::format("exit code {}: {}", s->exit_code, s->error)
                         : std::string("no status (the task did not finish)");
-    if (const std::string log = last_log_line(dir); !s && !log.empty())
+    // No status, or one the driver wrote for the worker (a timeout, a signal, an exit without
+    // a status): what the worker last said, a write error of its status among them.
+    if (const std::string log = last_log_line(dir); (!s || s->build.empty()) && !log.empty())
       why += fmt::format("; {}: {}", (dir / "log.txt").string(), log);
     std::cerr << fmt::format("  failed: run {} {} replication {}: {}\n", r.id, r.params.dump(), r.replication, why);
   }
@@ -247,8 +250,8 @@ int cmd_sweep(const std::vector<std::string>& args) {
     if (slurm.dry_run && backend == "local") {
       // Streamed: one scenario in memory at a time. A validating pass first, so that a
       // bad spec prints its errors and no runs.
-      estimate = sweep::for_each_run(spec, FASTSIM_VERSION, max_runs, [](sweep::RunPlan&&) {});
-      sweep::for_each_run(spec, FASTSIM_VERSION, max_runs, [](sweep::RunPlan&& r) {
+      estimate = sweep::for_each_run(spec, build_identity(), max_runs, [](sweep::RunPlan&&) {});
+      sweep::for_each_run(spec, build_identity(), max_runs, [](sweep::RunPlan&& r) {
         std::cout << fmt::format("{} {} {} replication {} seed {}\n", r.index, r.id, r.params.dump(), r.replication,
                                  r.seed);
       });
@@ -260,7 +263,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
       return kOk;
     }
     // Without the documents: memory holds each run's parameters, whatever the base's size.
-    runs = sweep::expand(spec, FASTSIM_VERSION, max_runs, false, &estimate);
+    runs = sweep::expand(spec, build_identity(), max_runs, false, &estimate);
     spec_kept = std::move(spec);
   } catch (const ScenarioError& e) {
     print_issues(e, spec_file);
@@ -282,9 +285,16 @@ int cmd_sweep(const std::vector<std::string>& args) {
       for (const auto& r : runs)
         now.insert(r.id);
       size_t dropped = 0;
-      for (const auto& r : sweep::read_plan(dir))
+      std::string made_by;
+      for (const auto& r : sweep::read_plan(dir, &made_by))
         dropped += now.count(r.id) ? 0 : 1;
-      if (dropped > 0) {
+      if (made_by != build_identity()) {  // a run id holds the build: none of the old runs is reused
+        std::cerr << fmt::format(
+            "[sweep] warning: the previous plan was made by another build of fastsim ({}; this is {}): a run id "
+            "holds the build, so its runs are not reused (their folders stay in {}/runs; collect reads only this "
+            "plan)\n",
+            made_by, build_identity(), out);
+      } else if (dropped > 0) {
         std::cerr << fmt::format(
             "[sweep] warning: the spec changed: {} runs of the previous plan are not in this one "
             "(their folders stay in {}/runs; collect reads only this plan)\n",
@@ -292,7 +302,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
       }
     }
     fs::create_directories(dir);
-    sweep::write_plan(dir, spec_doc, runs, FASTSIM_VERSION, &*spec_kept);
+    sweep::write_plan(dir, spec_doc, runs, build_identity(), &*spec_kept);
     sweep::release_documents(runs);
     for (const auto& r : runs) {
       if (!resume || sweep::run_state(dir, r.id) != sweep::RunState::kOk)
@@ -306,7 +316,13 @@ int cmd_sweep(const std::vector<std::string>& args) {
     }
     TerminalReporter reporter(quiet);
     if (backend == "local") {
-      sweep::run_local(dir, todo, jobs, reporter, run_timeout);
+      try {
+        sweep::run_local(dir, todo, jobs, reporter, run_timeout);
+      } catch (const sweep::StoppedBySignal& stop) {
+        std::cerr << fmt::format("[sweep] stopped by signal {}: {} runs unfinished (--resume runs them)\n",
+                                 stop.signal, stop.unfinished_runs);
+        return reraise_after_exit(stop.signal);
+      }
     } else {
       sweep::run_slurm(dir, todo, slurm, self_binary(), reporter);
       if (slurm.dry_run)
@@ -474,10 +490,11 @@ int cmd_check(const std::vector<std::string>& args) {
   try {
     for (auto& p : plans) {
       const fs::path rd = sweep::run_dir(dir, p.id);
-      // Reuse a result only if it was made from the same scenario.
+      // Reuse a result only if it was made from the same scenario by this build.
       const fs::path sc = rd / "scenario.json";
       bool same = false;
-      if (!temporary && sweep::run_state(dir, p.id) == sweep::RunState::kOk && fs::exists(sc)) {
+      const auto status = temporary ? std::nullopt : sweep::read_status(rd);
+      if (status && status->exit_code == 0 && status->build == build_identity() && fs::exists(sc)) {
         try {
           same = config::load_json_file(sc.string()) == p.scenario;
         } catch (const std::exception&) {
@@ -495,6 +512,10 @@ int cmd_check(const std::vector<std::string>& args) {
     sweep::release_documents(todo);
     TerminalReporter reporter(vm.count("quiet") > 0 || todo.empty());
     sweep::run_local(dir, todo, jobs, reporter);
+  } catch (const sweep::StoppedBySignal& stop) {  // the temporary folder goes with `scratch`
+    std::cerr << fmt::format("[check] stopped by signal {}: {} runs unfinished{}\n", stop.signal,
+                             stop.unfinished_runs, temporary ? "" : " (the next check --results runs them)");
+    return reraise_after_exit(stop.signal);
   } catch (const std::exception& e) {
     std::cerr << "fastsim check: failed: " << e.what() << "\n";
     return kRunFailed;
@@ -577,6 +598,12 @@ int cmd_check(const std::vector<std::string>& args) {
       n += s.metrics.size();
     return n;
   }());
+  // A run that failed is a failure to run (exit 3), not a regression (4): CI tells the two apart.
+  if (!failed_runs.empty()) {
+    std::cerr << fmt::format("fastsim check: {} run(s) failed ({}): the metrics above lack them\n",
+                             failed_runs.size(), fmt::join(failed_runs, ", "));
+    return kRunFailed;
+  }
   return failures == 0 ? kOk : kCheckFailed;
 }
 

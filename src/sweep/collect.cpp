@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <variant>
 
@@ -92,7 +93,9 @@ void flatten(const json& j, const std::string& prefix, std::vector<std::pair<std
   }
 }
 
-void write_table(const fs::path& path, const Table& t) {
+/// Writes the table to "<path>.tmp", closed: committed with the others once all are written,
+/// so that a write error (a full disk) leaves the four tables of the previous collect.
+std::unique_ptr<trace::AtomicFile> write_table(const fs::path& path, const Table& t) {
   std::string text;
   append_csv_row(text, t.columns);
   std::vector<std::string> fields(t.columns.size());
@@ -103,7 +106,10 @@ void write_table(const fs::path& path, const Table& t) {
     }
     append_csv_row(text, fields);
   }
-  trace::write_file_atomically(path.string(), text);
+  auto file = std::make_unique<trace::AtomicFile>(path.string());
+  file->write(text.data(), text.size());
+  file->close();
+  return file;
 }
 
 /// The run's summary.json if it is a JSON object holding the run's metrics, else why not.
@@ -292,8 +298,9 @@ CollectResult collect(const fs::path& dir) {
     }
     run_table.add(std::move(row), order);
   }
-  write_table(dir / "runs.csv", run_table);
-  write_table(dir / "flows.csv", flow_table);
+  std::vector<std::unique_ptr<trace::AtomicFile>> tables;
+  tables.push_back(write_table(dir / "runs.csv", run_table));
+  tables.push_back(write_table(dir / "flows.csv", flow_table));
 
   Table agg, flow_agg;
   for (const auto& key : point_order) {
@@ -309,8 +316,10 @@ CollectResult collect(const fs::path& dir) {
       }
     }
   }
-  write_table(dir / "aggregate.csv", agg);
-  write_table(dir / "aggregate_flows.csv", flow_agg);
+  tables.push_back(write_table(dir / "aggregate.csv", agg));
+  tables.push_back(write_table(dir / "aggregate_flows.csv", flow_agg));
+  for (auto& table : tables)  // every write done: only renames are left
+    table->commit();
   return result;
 }
 

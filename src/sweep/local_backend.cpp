@@ -127,14 +127,11 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
   unmark_heap_for_forking();  // the driver's pages stay 4-KiB pages: workers inherit them
   try {
     while (!pending.empty() || !running.empty()) {
-      if (g_stop_signal != 0) {  // stop the workers, leave their runs without a status, re-raise
+      if (g_stop_signal != 0) {  // stop the workers, leave their runs without a status
         stop_workers(running);
-        reporter.note(fmt::format("[sweep] stopped by signal {}: {} runs unfinished (--resume runs them)",
-                                  static_cast<int>(g_stop_signal), total - done));
-        const int sig = g_stop_signal;
-        signal(sig, SIG_DFL);
-        raise(sig);
-        return total - done;
+        running.clear();
+        reporter.finish();
+        throw StoppedBySignal(static_cast<int>(g_stop_signal), total - done);
       }
       while (!pending.empty() && running.size() < std::max<size_t>(1, jobs)) {
         const RunPlan* r = pending.front();
@@ -142,9 +139,11 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
         // The clock starts before the fork, so a run killed by its alarm (armed in the
         // child) never reports less than its timeout.
         const auto fork_time = std::chrono::steady_clock::now();
+        // A failure of an earlier attempt (--resume) must not stand for this one's outcome.
+        remove_status(run_dir(out, r->id));
         const pid_t pid = start_worker(run_dir(out, r->id), run_timeout_s);
         if (pid < 0) {  // cannot fork: record the failure and go on
-          write_status(run_dir(out, r->id), {3, 0.0, "fork failed"});
+          write_status(run_dir(out, r->id), {3, 0.0, "fork failed", ""});
           ++done;
           ++failed;
           continue;
@@ -175,12 +174,19 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
         const int sig = WTERMSIG(wstatus);
         write_status(dir, {128 + sig, wall,
                            sig == SIGALRM ? fmt::format("timeout: killed after {} s (--run-timeout)", run_timeout_s)
-                                          : fmt::format("killed by signal {}", sig)});
+                                          : fmt::format("killed by signal {}", sig),
+                           ""});
+      } else if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) != 0 && !read_status(dir)) {
+        // It could not write its status (a full disk, most likely: then neither its log).
+        const int code = WEXITSTATUS(wstatus);
+        write_status(dir, {code, wall, fmt::format("exited with code {} without writing its status", code), ""});
       }
       if (run_state(out, finished->id) != RunState::kOk)
         ++failed;
     }
     report();
+  } catch (const StoppedBySignal&) {
+    throw;
   } catch (...) {  // a write error of the driver: no worker outlives the sweep
     stop_workers(running);
     reporter.finish();

@@ -5,10 +5,12 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
 
 #include <fmt/format.h>
 
 #include "fastsim/config/parse.hpp"
+#include "fastsim/core/build_identity.hpp"
 #include "fastsim/core/huge_pages.hpp"
 #include "fastsim/run/experiment.hpp"
 #include "fastsim/trace/atomic_file.hpp"
@@ -32,6 +34,7 @@ std::optional<RunStatus> read_status(const fs::path& dir) {
     s.exit_code = j.at("exit_code").get<int>();
     s.wall_time_s = j.at("wall_time_s").get<double>();
     s.error = j.at("error").get<std::string>();
+    s.build = j.value("fastsim_build", "");
     return s;
   } catch (const json::exception&) {
     return std::nullopt;  // unreadable: as if absent (it is written atomically, so this is not ours)
@@ -39,8 +42,17 @@ std::optional<RunStatus> read_status(const fs::path& dir) {
 }
 
 void write_status(const fs::path& dir, const RunStatus& s) {
-  const json j = {{"exit_code", s.exit_code}, {"wall_time_s", s.wall_time_s}, {"error", s.error}};
+  json j = {{"exit_code", s.exit_code}, {"wall_time_s", s.wall_time_s}, {"error", s.error}};
+  if (!s.build.empty())
+    j["fastsim_build"] = s.build;
   trace::write_file_atomically((dir / "status.json").string(), j.dump(2) + "\n");
+}
+
+void remove_status(const fs::path& dir) {
+  std::error_code ec;
+  fs::remove(dir / "status.json", ec);
+  if (ec)
+    throw std::system_error(ec, "cannot remove " + (dir / "status.json").string());
 }
 
 RunState run_state(const fs::path& out, const std::string& id) {
@@ -67,7 +79,7 @@ void write_plan(const fs::path& out, const json& spec_doc, const std::vector<Run
   trace::write_file_atomically((out / "sweep.json").string(), plan.dump(2) + "\n");
 }
 
-std::vector<RunPlan> read_plan(const fs::path& out) {
+std::vector<RunPlan> read_plan(const fs::path& out, std::string* fastsim_version) {
   std::ifstream in(out / "sweep.json");
   if (!in)
     throw std::runtime_error(fmt::format("{}: no sweep.json (not a sweep folder)", out.string()));
@@ -76,6 +88,8 @@ std::vector<RunPlan> read_plan(const fs::path& out) {
     std::stringstream text;
     text << in.rdbuf();
     const json plan = config::parse_json_text(text.str(), (out / "sweep.json").string());  // bounded depth
+    if (fastsim_version != nullptr)
+      *fastsim_version = plan.value("fastsim_version", "");
     for (const auto& r : plan.at("runs")) {
       RunPlan p;
       p.index = r.at("index").get<size_t>();
@@ -104,6 +118,7 @@ void release_documents(std::vector<RunPlan>& runs) {
 int execute_run(const fs::path& dir, std::ostream& log) {
   const auto start = std::chrono::steady_clock::now();
   RunStatus status;
+  status.build = build_identity();
   try {
     const auto doc = config::load_json_file((dir / "scenario.json").string());
     // Its limits were checked when the sweep was validated (with the sweep's --limit values,

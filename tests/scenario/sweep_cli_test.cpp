@@ -436,6 +436,10 @@ TEST_CASE("check: bad metric pointers, failed runs under --update, write errors,
   CHECK(r.exit_code == 3);
   CHECK_THAT(r.output, Catch::Contains("not updated: scenario(s) one failed to run"));
   CHECK(read_file(dir / "baseline.json") == good);
+  // Without --update too, a failed run is a failure to run (3), not a regression (4).
+  r = run_command(cmd + " --quiet --results " + results.string());
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.output, Catch::Contains("1 run(s) failed (one)"));
 
   // A write error of the updated baseline: exit 3 naming the file, the baseline kept.
   fs::remove(results / "runs" / "one" / "flows");
@@ -559,5 +563,55 @@ TEST_CASE("check over replications: mean, interval and n per metric; --update ke
   restored.replace(expected_at, after.find(',', expected_at) - expected_at, "\"expected\": 1");
   CHECK(restored == text);
   CHECK(run_command(cmd).exit_code == 0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("results of another build are not reused: sweep --resume and check --results run them again",
+          "[cli][sweep][check]") {
+  // A run id hashed the scenario and the version only, and check compared scenario.json
+  // only: a rebuild from changed sources without a version bump took the old results.
+  const fs::path dir = temp_dir("sweep-build");
+  const std::string spec = write_spec(dir, R"(["20ms", "60ms"])");
+  const fs::path out = dir / "out";
+  REQUIRE(run_command(kBinary + " sweep " + spec + " --out " + out.string() + " --quiet").exit_code == 0);
+  auto plan = nlohmann::json::parse(read_file(out / "sweep.json"));
+  const std::string build = plan["fastsim_version"];
+  CHECK(build.starts_with(std::string(FASTSIM_VERSION) + "+"));
+  CHECK(build.size() == std::string(FASTSIM_VERSION).size() + 17);  // "+" and 16 hex digits
+  const std::string id = plan["runs"][0]["id"];
+  CHECK(nlohmann::json::parse(read_file(out / "runs" / id / "status.json"))["fastsim_build"] == build);
+  auto r = run_command(kBinary + " sweep " + spec + " --out " + out.string() + " --resume");
+  CHECK_THAT(r.output, Catch::Contains("4 runs, 0 to do"));
+  // Another build: this binary with a byte appended (it still runs; its hash differs).
+  const fs::path other = dir / "fastsim-other-build";
+  fs::copy_file(kBinary, other);
+  std::ofstream(other, std::ios::app) << '\n';
+  fs::permissions(other, fs::perms::owner_exec, fs::perm_options::add);
+  r = run_command(other.string() + " sweep " + spec + " --out " + out.string() + " --resume");
+  INFO(r.output);
+  CHECK_THAT(r.output, Catch::Contains("the previous plan was made by another build of fastsim (" + build));
+  CHECK_THAT(r.output, Catch::Contains("4 runs, 4 to do"));
+  CHECK(nlohmann::json::parse(read_file(out / "sweep.json"))["fastsim_version"] != build);
+
+  std::ofstream(dir / "s.json") << R"({"name": "c", "duration": "2s",
+      "topology": {"dumbbell": {"bottleneck": {"rate": "20Mbps", "delay": "2ms", "buffer": "100pkt"},
+                                "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+      "flows": [{"id": "a", "rtt": "20ms"}]})";
+  std::ofstream(dir / "baseline.json") << R"({"scenarios": [{"name": "one", "file": "s.json",
+      "metrics": [{"metric": "/links/bottleneck/utilization", "expected": 0.5, "tolerance": 1.0}]}]})";
+  const fs::path results = dir / "results";
+  const std::string check = kBinary + " check " + (dir / "baseline.json").string() + " --quiet --results " +
+                            results.string();
+  REQUIRE(run_command(check).exit_code == 0);
+  const fs::path status = results / "runs" / "one" / "status.json";
+  auto st = nlohmann::json::parse(read_file(status));
+  CHECK(st["fastsim_build"] == build);
+  st["fastsim_build"] = "0.0.9+0123456789abcdef";
+  st["wall_time_s"] = -1;  // marks this status: a reuse keeps it, a rerun replaces it
+  std::ofstream(status) << st.dump();
+  REQUIRE(run_command(check).exit_code == 0);
+  st = nlohmann::json::parse(read_file(status));
+  CHECK(st["fastsim_build"] == build);
+  CHECK(st["wall_time_s"].get<double>() >= 0);
   fs::remove_all(dir);
 }

@@ -441,3 +441,46 @@ TEST_CASE("check's workers do not start with every run's scenario document in me
   CHECK(largest < alone_mb + 5.0);
   fs::remove_all(dir);
 }
+
+TEST_CASE("SIGINT and SIGTERM end a sweep and a check cleanly: lock released, temporary folder removed",
+          "[cli][sweep][check]") {
+  // The driver used to re-raise the signal at once: the lock kept its holder's PID (the next
+  // command warned of a lock taken over) and check's temporary folder stayed behind.
+  const fs::path dir = temp_dir("sweep-stop");
+  const std::string spec = write_long_spec(dir);
+  for (const int sig : {SIGINT, SIGTERM}) {
+    const fs::path out = dir / ("out" + std::to_string(sig));
+    const pid_t driver = spawn({"sweep", spec, "--out", out.string(), "--jobs", "2"}, dir / "driver.log");
+    REQUIRE(driver > 0);
+    const Reaper reaper(driver, out.string());
+    const std::string long_run = run_id_with(spec, "100000s");
+    REQUIRE(wait_for([&] { return fs::exists(out / "runs" / long_run / "log.txt"); }));
+    kill(driver, sig);
+    CHECK(wait_exit(driver) == 128 + sig);  // ended by the signal, as an interrupted command
+    CHECK(wait_until_gone(out.string()).empty());
+    CHECK(read_file(out / "sweep.lock").empty());
+    CHECK_THAT(read_file(dir / "driver.log"), Catch::Contains("runs unfinished (--resume runs them)"));
+    CHECK_FALSE(fs::exists(out / "runs" / long_run / "status.json"));
+  }
+  // check with its temporary folder under TMPDIR.
+  const fs::path tmp = dir / "tmp";
+  fs::create_directories(tmp);
+  std::ofstream(dir / "long-base.json") << R"({"name": "long", "duration": "100000s", "seed": 3,
+      "topology": {"dumbbell": {"bottleneck": {"rate": "20Mbps", "delay": "2ms", "buffer": "100pkt"},
+                                "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+      "flows": [{"id": "a", "rtt": "20ms"}]})";
+  std::ofstream(dir / "baseline.json") << R"({"scenarios": [{"name": "long", "file": "long-base.json",
+      "metrics": [{"metric": "/links/bottleneck/utilization", "expected": 0.5, "tolerance": 1.0}]}]})";
+  setenv("TMPDIR", tmp.c_str(), 1);
+  const pid_t checker = spawn({"check", (dir / "baseline.json").string(), "--quiet"}, dir / "check.log");
+  unsetenv("TMPDIR");
+  REQUIRE(checker > 0);
+  const Reaper reaper(checker, "long-base.json");
+  REQUIRE(wait_for([&] { return !fs::is_empty(tmp); }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the run under way
+  kill(checker, SIGINT);
+  CHECK(wait_exit(checker) == 128 + SIGINT);
+  CHECK(fs::is_empty(tmp));
+  CHECK_THAT(read_file(dir / "check.log"), Catch::Contains("[check] stopped by signal 2: 1 runs unfinished"));
+  fs::remove_all(dir);
+}

@@ -12,6 +12,7 @@
 #include "fastsim/config/errors.hpp"
 #include "fastsim/config/limits.hpp"
 #include "fastsim/config/parse.hpp"
+#include "fastsim/core/build_identity.hpp"
 #include "fastsim/run/resource_estimate.hpp"
 #include "fastsim/sweep/backends.hpp"
 #include "fastsim/sweep/check.hpp"
@@ -620,4 +621,13 @@ TEST_CASE("--update changes only the expected values: order, layout and descript
   CHECK(after.back() == '\n');
   // No update: the text comes back unchanged.
   CHECK(update_expected(before, {}) == before);
+}
+
+TEST_CASE("the build identity is the version and a hash of the executable, the same every time", "[sweep]") {
+  const std::string& identity = fastsim::build_identity();
+  REQUIRE(identity.starts_with(std::string(FASTSIM_VERSION) + "+"));
+  const std::string hash = identity.substr(std::string(FASTSIM_VERSION).size() + 1);
+  CHECK(hash.size() == 16);
+  CHECK(hash.find_first_not_of("0123456789abcdef") == std::string::npos);
+  CHECK(&fastsim::build_identity() == &identity);  // read once
 }

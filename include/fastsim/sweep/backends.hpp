@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,9 +38,23 @@ class Reporter {
 /// seconds of wall time is killed and recorded as failed ("timeout").
 constexpr unsigned kDefaultRunTimeoutS = 3600;
 
+/// SIGINT or SIGTERM stopped run_local (its workers stopped too, their runs left without a
+/// status): thrown so that the caller's folders and locks are cleaned up on the way out; the
+/// command then ends by that signal (cli::reraise_after_exit).
+class StoppedBySignal : public std::runtime_error {
+ public:
+  StoppedBySignal(int sig, size_t unfinished)
+      : std::runtime_error("stopped by a signal"), signal(sig), unfinished_runs(unfinished) {}
+  int signal;
+  size_t unfinished_runs;
+};
+
 /// Runs `todo` with `jobs` worker processes, each killed after `run_timeout_s` seconds;
 /// returns the number of failed runs. Workers die with the calling process (even by
-/// SIGKILL). Throws (after stopping the workers) if a status cannot be written.
+/// SIGKILL). Throws (after stopping the workers) if a status cannot be written, and
+/// StoppedBySignal on SIGINT or SIGTERM. A run's previous status (a failure that --resume
+/// runs again) is removed before it starts; a worker that ends without writing one gets
+/// one naming its exit code or signal.
 size_t run_local(const std::filesystem::path& out, const std::vector<RunPlan>& todo, size_t jobs, Reporter& reporter,
                  unsigned run_timeout_s = kDefaultRunTimeoutS);
 

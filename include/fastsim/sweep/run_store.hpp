@@ -23,6 +23,7 @@ struct RunStatus {
   int exit_code = 0;  ///< 0 ok, 1 invalid scenario, 3 failed while running or writing, 128+n killed by signal n
   double wall_time_s = 0;
   std::string error;
+  std::string build;  ///< the build_identity() of the worker that ran it ("" when the driver wrote it)
 };
 
 /// Runs that are still to do, done (ok) or failed (a status with a non-zero exit code,
@@ -32,6 +33,8 @@ enum class RunState { kMissing, kOk, kFailed };
 std::filesystem::path run_dir(const std::filesystem::path& out, const std::string& id);
 std::optional<RunStatus> read_status(const std::filesystem::path& dir);
 void write_status(const std::filesystem::path& dir, const RunStatus& status);
+/// Removes a run's status (before it runs again); throws std::system_error if it cannot.
+void remove_status(const std::filesystem::path& dir);
 RunState run_state(const std::filesystem::path& out, const std::string& id);
 
 /// Writes OUT/sweep.json and every run's scenario.json (atomically). A run whose
@@ -39,8 +42,9 @@ RunState run_state(const std::filesystem::path& out, const std::string& id);
 /// and written one at a time.
 void write_plan(const std::filesystem::path& out, const nlohmann::json& spec_doc, const std::vector<RunPlan>& runs,
                 const std::string& version, const SweepSpec* spec = nullptr);
-/// The runs of OUT/sweep.json (scenarios not loaded). Throws std::runtime_error.
-std::vector<RunPlan> read_plan(const std::filesystem::path& out);
+/// The runs of OUT/sweep.json (scenarios not loaded), and the build that made the plan
+/// (`fastsim_version`: build_identity()) if asked. Throws std::runtime_error.
+std::vector<RunPlan> read_plan(const std::filesystem::path& out, std::string* fastsim_version = nullptr);
 
 /// Frees the runs' scenario documents once write_plan() has put each in its run folder
 /// (where a worker reads it), and hands the freed memory back to the system, so that
