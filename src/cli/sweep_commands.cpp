@@ -1,6 +1,7 @@
 // fastsim sweep, collect, check and the internal sweep-task (see docs/sweeps.md).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <set>
 #include <system_error>
 #include <thread>
@@ -111,6 +113,54 @@ bool stdout_written(const char* cmd) {
   std::cerr << fmt::format("fastsim {}: cannot write to standard output: {}\n", cmd,
                            std::strerror(errno != 0 ? errno : EIO));
   return false;
+}
+
+/// The SLURM options: only with --backend slurm (the local pool would ignore them), and each
+/// a value sbatch takes on its #SBATCH line (a newline in --partition used to end the header
+/// there, so sbatch ignored the lines after it). Prints the problem; false on one.
+bool slurm_options_ok(const po::variables_map& vm, const std::string& backend, const sweep::SlurmOptions& o) {
+  static const char* const kSlurmOnly[] = {"pack",    "throttle", "partition",     "time",
+                                           "mem",     "account",  "sbatch",        "max-array-size"};
+  if (backend != "slurm") {
+    for (const char* name : kSlurmOnly) {
+      if (vm.count(name)) {
+        std::cerr << fmt::format("fastsim sweep: --{} applies to --backend slurm only\n", name);
+        return false;
+      }
+    }
+    return true;
+  }
+  struct Check {
+    const char* name;
+    const std::string& value;
+    const char* pattern;
+    const char* allowed;
+  };
+  const Check checks[] = {
+      {"partition", o.partition, "[A-Za-z0-9_.,+-]+", "a partition name (letters, digits, _ . , + -)"},
+      {"account", o.account, "[A-Za-z0-9_.+-]+", "an account name (letters, digits, _ . + -)"},
+      {"mem", o.mem, "[0-9]+[KMGTkmgt]?", "a size like 4G, 500M or 2048 (megabytes)"},
+      {"time", o.time, "([0-9]+-)?[0-9]+(:[0-9]+){0,2}|UNLIMITED|infinite",
+       "a SLURM time: minutes, minutes:seconds, hours:minutes:seconds, days-hours, days-hours:minutes or "
+       "days-hours:minutes:seconds"},
+  };
+  for (const auto& c : checks) {
+    if (!c.value.empty() && !std::regex_match(c.value, std::regex(c.pattern))) {
+      std::cerr << fmt::format("fastsim sweep: --{} expects {}, got \"{}\"\n", c.name, c.allowed, c.value);
+      return false;
+    }
+  }
+  for (const auto& line : o.extra_sbatch) {
+    const bool control = std::any_of(line.begin(), line.end(), [](char ch) { return ch >= 0 && ch < 0x20; });
+    if (control || line.empty() || line[0] != '-') {
+      std::cerr << fmt::format(
+          "fastsim sweep: --sbatch expects one sbatch option for an #SBATCH line, like --qos=high (without "
+          "\"#SBATCH\", on one line), got \"{}\"\n",
+          line);
+      return false;
+    }
+  }
+  return true;
 }
 
 /// The last line of a run's log.txt ("" if none): why a run without a status ended.
@@ -222,6 +272,8 @@ int cmd_sweep(const std::vector<std::string>& args) {
     std::cerr << fmt::format("fastsim sweep: --backend must be local or slurm, got \"{}\"\n", backend);
     return kUsage;
   }
+  if (!slurm_options_ok(vm, backend, slurm))
+    return kUsage;
   if (vm.count("run-timeout"))
     slurm.run_timeout_s = run_timeout;
   config::Limits run_limits;

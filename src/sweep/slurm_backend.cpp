@@ -120,7 +120,9 @@ size_t run_slurm(const fs::path& out, const std::vector<RunPlan>& todo, const Sl
   if (todo.empty())
     return 0;
   const size_t max_array = o.max_array_size > 0 ? o.max_array_size : cluster_max_array_size();
-  const auto arrays = plan_arrays(out, todo, o, max_array, binary);
+  // Absolute paths in the scripts: a script submitted by hand from another folder (a dry
+  // run's) must find the sweep, its lists and its logs.
+  const auto arrays = plan_arrays(fs::absolute(out).lexically_normal(), todo, o, max_array, binary);
   fs::create_directories(out / "slurm");
   for (const auto& a : arrays) {
     std::string ids;

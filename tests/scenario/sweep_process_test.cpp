@@ -173,6 +173,13 @@ TEST_CASE("integer options outside their range are usage errors that name the ra
       {kBinary + " sweep-task " + out + " --list x --pack 0", "--pack must be an integer in [1, 100000]"},
       {kBinary + " check " + (dir / "b.json").string() + " --jobs -1", "--jobs must be an integer in [1, 4096]"},
       {kBinary + " run " + spec + " --out " + out + " --seed -1", "--seed must be an integer in [0, "},
+      // SLURM's own options: values sbatch takes on one #SBATCH line, and only with that backend.
+      {sweep + "--partition debug", "--partition applies to --backend slurm only"},
+      {sweep + "--pack 2", "--pack applies to --backend slurm only"},
+      {sweep + "--backend slurm --dry-run --partition 'a\necho injected'", "--partition expects a partition name"},
+      {sweep + "--backend slurm --dry-run --time banana", "--time expects a SLURM time"},
+      {sweep + "--backend slurm --dry-run --mem 4GiB", "--mem expects a size like 4G"},
+      {sweep + "--backend slurm --dry-run --sbatch '#SBATCH --qos=x'", "--sbatch expects one sbatch option"},
   };
   for (const auto& [cmd, message] : cases) {
     const auto r = run_command(cmd);
@@ -217,6 +224,13 @@ TEST_CASE("a run over --run-timeout is killed and reported, the sweep goes on, -
   r = run_command(slurm + (dir / "s3").string());
   CHECK(r.exit_code == 0);
   CHECK(r.output.find("--time") == std::string::npos);
+  // A relative --out: the scripts name the sweep by its absolute path (submitted by hand from
+  // another folder, relative paths pointed nowhere).
+  r = run_command("cd " + dir.string() + " && " + slurm + "s4");
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("sweep-task '" + (dir / "s4").string() + "' --list '" +
+                                       (dir / "s4" / "slurm" / "array-0.runs").string() + "'"));
+  CHECK_THAT(r.output, Catch::Contains("#SBATCH --output=" + (dir / "s4" / "slurm").string()));
   fs::remove_all(dir);
 }
 
