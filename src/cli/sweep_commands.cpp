@@ -440,6 +440,8 @@ int cmd_collect(const std::vector<std::string>& cmd_args) {
         "{}: runs.csv, flows.csv, aggregate.csv, aggregate_flows.csv ({} runs: {} ok, {} failed, {} not run, {} "
         "unusable)\n",
         args[0], r.runs, r.ok, r.failed, r.missing, r.unusable.size());
+    for (const auto& point : r.points_without_runs)
+      std::cerr << fmt::format("  no successful run at point {}: no row in the aggregates\n", point);
     if (r.unusable.empty())
       return kOk;
     for (const auto& u : r.unusable)

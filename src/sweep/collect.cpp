@@ -286,11 +286,15 @@ CollectResult collect(const fs::path& dir) {
           forder.emplace_back("seed");
           frow.merge(numeric.cells(r.params));
           forder.insert(forder.end(), numeric.names().begin(), numeric.names().end());
+          if (const auto id = f.find("id"); id != f.end()) {  // the flow before its metrics (keys are sorted)
+            frow["flow"] = format_value(*id);
+            forder.emplace_back("flow");
+          }
           for (const auto& [k, v] : f.items()) {
-            if (v.is_array())
+            if (v.is_array() || k == "id")
               continue;  // goodput samples: in the flow traces
-            frow[k == "id" ? "flow" : k] = format_value(v);
-            forder.push_back(k == "id" ? "flow" : k);
+            frow[k] = format_value(v);
+            forder.push_back(k);
           }
           flow_table.add(std::move(frow), forder);
         }
@@ -303,6 +307,10 @@ CollectResult collect(const fs::path& dir) {
   tables.push_back(write_table(dir / "flows.csv", flow_table));
 
   Table agg, flow_agg;
+  for (const auto& key : point_order) {
+    if (!points.count(key))
+      result.points_without_runs.push_back(key);
+  }
   for (const auto& key : point_order) {
     const auto& values = points[key].values;
     for (const auto& metric : metric_order) {

@@ -213,6 +213,10 @@ TEST_CASE("a run over --run-timeout is killed and reported, the sweep goes on, -
   CHECK_THAT(r.output, Catch::Contains("2 runs, 1 to do"));
   CHECK_THAT(r.output, Catch::Contains("timeout: killed after 1 s"));
   CHECK(wait_until_gone(out).empty());
+  // The point whose only run failed has no row in the aggregates: collect says so.
+  r = run_command(kBinary + " collect " + out);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("no successful run at point {\"/duration\":\"100000s\"}"));
   // SLURM: the task's time limit is pack x the run timeout in minutes, unless --time is given.
   const std::string slurm = kBinary + " sweep " + spec + " --backend slurm --dry-run --max-array-size 10 --out ";
   r = run_command(slurm + (dir / "s1").string() + " --run-timeout 90 --pack 2");

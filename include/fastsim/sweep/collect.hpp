@@ -38,6 +38,7 @@ struct CollectResult {
   size_t failed = 0;                  ///< non-zero exit code
   size_t missing = 0;                 ///< no status yet
   std::vector<std::string> unusable;  ///< "run <id> ...: <why>": status ok, summary.json unusable
+  std::vector<std::string> points_without_runs;  ///< params JSON of points no run of which is ok: no aggregate row
 };
 
 /// `dir` is not a sweep folder (no or an unreadable sweep.json): bad input, not a failure.
