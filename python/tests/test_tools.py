@@ -277,6 +277,9 @@ class PlotSweepTest(unittest.TestCase):
         self.assertIn("parameter /flows/0/algorithm takes 2 values", bad.stderr)
         bad = tool("plot_sweep", self.out, "--metric", "nope", "--x", "/flows/0/rtt", "--output", png, expect=1)
         self.assertIn("no metric 'nope'", bad.stderr)
+        bad = tool("plot_sweep", self.out, "--metric", "goodput_bps", "--flow", "b", "--x", "/flows/0/rtt",
+                   "--where", "/flows/0/algorithm=vegas", "--output", png, expect=1)
+        self.assertIn("no run has this value; /flows/0/algorithm takes cubic, reno", bad.stderr)
 
 
 if __name__ == "__main__":

@@ -101,8 +101,11 @@ std::vector<RunPlan> read_plan(const fs::path& out, std::string* fastsim_version
     }
   } catch (const config::ScenarioError& e) {
     throw std::runtime_error(e.issues().front().message);
-  } catch (const json::exception& e) {
-    throw std::runtime_error(fmt::format("{}/sweep.json: {}", out.string(), e.what()));
+  } catch (const json::exception& e) {  // valid JSON, but not the plan fastsim sweep writes
+    throw std::runtime_error(fmt::format(
+        "{}/sweep.json is not a plan fastsim sweep wrote (an object with \"runs\": [{{\"index\", \"id\", "
+        "\"params\", \"replication\", \"seed\"}}, ...]; here: {}): was it edited? Rerun the sweep into a new folder",
+        out.string(), e.what()));
   }
   return runs;
 }

@@ -389,6 +389,12 @@ TEST_CASE("collect: unusable summaries, a folder that is not a sweep, RFC 4180 q
   CHECK(not_sweep.exit_code == 1);
   CHECK_THAT(not_sweep.output, Catch::Contains(dir.string() + ": not a sweep folder (no sweep.json"));
   CHECK(run_command(kBinary + " collect " + (dir / "nowhere").string()).exit_code == 1);
+  // A sweep.json that is JSON but not a plan (edited by hand): said so, not nlohmann's words alone.
+  fs::create_directories(dir / "edited");
+  std::ofstream(dir / "edited" / "sweep.json") << R"({"runs": [{"index": 0, "id": 5}]})";
+  const auto edited = run_command(kBinary + " collect " + (dir / "edited").string());
+  CHECK(edited.exit_code == 1);
+  CHECK_THAT(edited.output, Catch::Contains("sweep.json is not a plan fastsim sweep wrote"));
 
   // A write error names the file and the OS error, and exits 3.
   fs::create_symlink("/dev/full", out / "aggregate.csv.tmp");
