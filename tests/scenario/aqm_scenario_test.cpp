@@ -72,8 +72,12 @@ std::pair<double, double> queue_delay_100m(const std::string& queue) {
 TEST_CASE("CoDel keeps the standing queue near its target where drop-tail fills the buffer", "[scenario][aqm]") {
   const auto [codel, codel_util] = queue_delay_100m(R"(, "queue": {"discipline": "codel"})");
   const auto [droptail, droptail_util] = queue_delay_100m("");
-  CHECK(codel > 0.002);
-  CHECK(codel < 0.015);
+  INFO("CoDel: mean queueing delay " << codel * 1e3 << " ms, utilization " << codel_util << "; drop-tail "
+                                     << droptail * 1e3 << " ms");
+  // CoDel keeps the standing queue, the smallest sojourn of each 100-ms interval, at its 5-ms
+  // target; the mean of the instantaneous queue sits near it (measured 3.0 ms; drop-tail 179).
+  CHECK(codel > 0.001);
+  CHECK(codel < 0.0075);
   CHECK(codel_util > 0.9);
   CHECK(droptail > 0.1);  // a 2000-packet buffer is 240 ms
   CHECK(droptail_util > 0.9);
@@ -81,8 +85,11 @@ TEST_CASE("CoDel keeps the standing queue near its target where drop-tail fills 
 
 TEST_CASE("PIE holds the queue delay near its 15 ms target", "[scenario][aqm]") {
   const auto [pie, util] = queue_delay_100m(R"(, "queue": {"discipline": "pie"})");
-  CHECK(pie > 0.008);
-  CHECK(pie < 0.025);
+  INFO("PIE: mean queueing delay " << pie * 1e3 << " ms, utilization " << util);
+  // PIE's controller drives its estimate of the queue delay to the 15-ms target: the mean
+  // within 25 % of it (measured 13.0 ms).
+  CHECK(pie > 0.75 * 0.015);
+  CHECK(pie < 1.25 * 0.015);
   CHECK(util > 0.9);
 }
 
