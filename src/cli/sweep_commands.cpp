@@ -140,12 +140,12 @@ bool slurm_options_ok(const po::variables_map& vm, const std::string& backend, c
       {"partition", o.partition, "[A-Za-z0-9_.,+-]+", "a partition name (letters, digits, _ . , + -)"},
       {"account", o.account, "[A-Za-z0-9_.+-]+", "an account name (letters, digits, _ . + -)"},
       {"mem", o.mem, "[0-9]+[KMGTkmgt]?", "a size like 4G, 500M or 2048 (megabytes)"},
-      {"time", o.time, "([0-9]+-)?[0-9]+(:[0-9]+){0,2}|UNLIMITED|infinite",
-       "a SLURM time: minutes, minutes:seconds, hours:minutes:seconds, days-hours, days-hours:minutes or "
-       "days-hours:minutes:seconds"},
+      {"time", o.time, "([0-9]+-)?[0-9]+(:[0-9]+){0,2}|-1|unlimited|infinite",
+       "a SLURM time: minutes, minutes:seconds, hours:minutes:seconds, days-hours, days-hours:minutes, "
+       "days-hours:minutes:seconds, or UNLIMITED"},
   };
   for (const auto& c : checks) {
-    if (!c.value.empty() && !std::regex_match(c.value, std::regex(c.pattern))) {
+    if (!c.value.empty() && !std::regex_match(c.value, std::regex(c.pattern, std::regex::icase))) {
       std::cerr << fmt::format("fastsim sweep: --{} expects {}, got \"{}\"\n", c.name, c.allowed, c.value);
       return false;
     }
@@ -274,6 +274,14 @@ int cmd_sweep(const std::vector<std::string>& args) {
   }
   if (!slurm_options_ok(vm, backend, slurm))
     return kUsage;
+  if (const std::string abs = fs::absolute(out).string();
+      backend == "slurm" && abs.find_first_of(" \t\n%") != std::string::npos) {
+    std::cerr << fmt::format(
+        "fastsim sweep: --out {}: the SLURM scripts name it in #SBATCH --output, which sbatch splits at white space "
+        "and where % starts a pattern: choose a folder whose absolute path has neither\n",
+        abs);
+    return kUsage;
+  }
   if (vm.count("run-timeout"))
     slurm.run_timeout_s = run_timeout;
   config::Limits run_limits;
@@ -398,13 +406,15 @@ int cmd_sweep(const std::vector<std::string>& args) {
 
 int cmd_sweep_task(const std::vector<std::string>& args) {
   po::options_description opts("sweep-task options");
-  std::string out, list;
+  std::string out, list, build;
   size_t task = 0, pack = 1;
   opts.add_options()("out", po::value(&out), "sweep folder")("list", po::value(&list), "run list")(
       "task", int_in_range(&task, "task", 0, kMaxArrayTasks), "array task index")(
-      "pack", int_in_range(&pack, "pack", 1, kMaxPack), "runs per task");
+      "pack", int_in_range(&pack, "pack", 1, kMaxPack), "runs per task")(
+      "build", po::value(&build), "the build that planned the sweep (a task of another build runs nothing)");
   po::variables_map vm;
-  const char* usage = "usage: fastsim sweep-task OUT --list FILE --task N --pack K (run by SLURM array tasks)";
+  const char* usage =
+      "usage: fastsim sweep-task OUT --list FILE --task N --pack K [--build ID] (run by SLURM array tasks)";
   if (auto rc = parse_options("sweep-task", usage, args, opts, "out", vm))
     return *rc;
   if (out.empty() || list.empty()) {
@@ -412,7 +422,7 @@ int cmd_sweep_task(const std::vector<std::string>& args) {
     return kUsage;
   }
   TerminalReporter reporter(false);
-  return sweep::run_task(out, list, task, pack, reporter);
+  return sweep::run_task(out, list, task, pack, build, reporter);
 }
 
 int cmd_collect(const std::vector<std::string>& cmd_args) {

@@ -29,12 +29,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// The driver's signal mask before the pool blocked SIGINT, SIGTERM and SIGCHLD (StopSignals).
+sigset_t g_mask_before_pool;
+
 pid_t start_worker(const fs::path& dir, unsigned timeout_s) {
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
   const pid_t driver = getpid();
-  const pid_t pid = fork();
+  const pid_t pid = fork();  // with SIGINT and SIGTERM blocked: none reaches the driver's handler in the child
   if (pid != 0)
     return pid;  // parent (or -1)
   // Die with the driver, however it ends; if it ended before the request took effect,
@@ -44,6 +47,8 @@ pid_t start_worker(const fs::path& dir, unsigned timeout_s) {
   signal(SIGINT, SIG_DFL);  // a worker dies at once (no status: the run is not complete)
   signal(SIGTERM, SIG_DFL);
   signal(SIGALRM, SIG_DFL);
+  signal(SIGCHLD, SIG_DFL);
+  sigprocmask(SIG_SETMASK, &g_mask_before_pool, nullptr);  // a stop signal sent meanwhile lands now
   alarm(timeout_s);  // the run timeout: SIGALRM ends the worker (the driver records why)
   const int fd = open((dir / "log.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd >= 0) {
@@ -65,9 +70,13 @@ volatile std::sig_atomic_t g_stop_signal = 0;
 extern "C" void on_stop_signal(int sig) {
   g_stop_signal = sig;
 }
+extern "C" void on_child_exit(int) {}  // wakes sigsuspend
 
-/// While alive, SIGINT and SIGTERM interrupt the pool (without SA_RESTART, so waitpid
-/// returns) instead of killing the sweep and orphaning its workers.
+/// While alive, SIGINT and SIGTERM stop the pool instead of killing the sweep and orphaning
+/// its workers. The three signals the pool waits for (SIGINT, SIGTERM, SIGCHLD) are blocked
+/// except inside wait_for_event(), which unblocks them atomically (sigsuspend): one that
+/// arrives while the driver forks or reports is not lost until some worker ends, and a
+/// worker never runs the driver's handler (it resets them before it unblocks).
 class StopSignals {
  public:
   StopSignals() {
@@ -78,17 +87,45 @@ class StopSignals {
     sa.sa_flags = 0;
     sigaction(SIGINT, &sa, &old_int_);
     sigaction(SIGTERM, &sa, &old_term_);
+    sa.sa_handler = on_child_exit;
+    sigaction(SIGCHLD, &sa, &old_chld_);
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &block, &g_mask_before_pool);
+    wait_mask_ = g_mask_before_pool;
+    sigdelset(&wait_mask_, SIGINT);
+    sigdelset(&wait_mask_, SIGTERM);
+    sigdelset(&wait_mask_, SIGCHLD);
   }
   ~StopSignals() {
     sigaction(SIGINT, &old_int_, nullptr);
     sigaction(SIGTERM, &old_term_, nullptr);
+    sigaction(SIGCHLD, &old_chld_, nullptr);
+    sigprocmask(SIG_SETMASK, &g_mask_before_pool, nullptr);
   }
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;
 
+  /// A worker that ended (its pid, `status` set), or 0 once a stop signal came.
+  pid_t wait_for_event(int& status) const {
+    for (;;) {
+      if (g_stop_signal != 0)
+        return 0;
+      const pid_t pid = waitpid(-1, &status, WNOHANG);
+      if (pid != 0)
+        return pid;  // a worker that ended, or -1: none left
+      sigsuspend(&wait_mask_);  // returns after a handler ran: a worker ended, or a stop signal
+    }
+  }
+
  private:
   struct sigaction old_int_ {};
   struct sigaction old_term_ {};
+  struct sigaction old_chld_ {};
+  sigset_t wait_mask_{};
 };
 
 std::string eta(double seconds) {
@@ -155,12 +192,11 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
       if (running.empty())
         break;
       int wstatus = 0;
-      const pid_t pid = waitpid(-1, &wstatus, 0);
-      if (pid < 0) {
-        if (errno == EINTR)
-          continue;  // a stop signal: handled at the top of the loop
+      const pid_t pid = stop_signals.wait_for_event(wstatus);
+      if (pid == 0)
+        continue;  // a stop signal: handled at the top of the loop
+      if (pid < 0)
         break;
-      }
       auto it = running.find(pid);
       if (it == running.end())
         continue;
@@ -170,7 +206,10 @@ size_t run_local(const fs::path& out, const std::vector<RunPlan>& todo, size_t j
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - started.at(pid)).count();
       started.erase(pid);
       ++done;
-      if (WIFSIGNALED(wstatus) && !read_status(dir)) {  // crashed or timed out before writing its status
+      // Ctrl-C reaches the workers too (one process group): a run a stop signal ended stays
+      // without a status, as the runs stop_workers() ends (--resume runs them).
+      const bool stopped = WIFSIGNALED(wstatus) && (WTERMSIG(wstatus) == SIGINT || WTERMSIG(wstatus) == SIGTERM);
+      if (!stopped && WIFSIGNALED(wstatus) && !read_status(dir)) {  // crashed or timed out before writing its status
         const int sig = WTERMSIG(wstatus);
         write_status(dir, {128 + sig, wall,
                            sig == SIGALRM ? fmt::format("timeout: killed after {} s (--run-timeout)", run_timeout_s)

@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "fastsim/core/build_identity.hpp"
 #include "fastsim/sweep/backends.hpp"
 #include "fastsim/sweep/run_store.hpp"
 #include "fastsim/trace/atomic_file.hpp"
@@ -107,8 +108,8 @@ std::vector<ArrayJob> plan_arrays(const fs::path& out, const std::vector<RunPlan
     for (const auto& line : o.extra_sbatch)
       t += fmt::format("#SBATCH {}\n", line);
     t += fmt::format("# {} runs, {} per task; the runs are listed in {}\n", a.run_ids.size(), pack, a.list.string());
-    t += fmt::format("exec {} sweep-task {} --list {} --task \"$SLURM_ARRAY_TASK_ID\" --pack {}\n", quote(binary),
-                     quote(out.string()), quote(a.list.string()), pack);
+    t += fmt::format("exec {} sweep-task {} --list {} --task \"$SLURM_ARRAY_TASK_ID\" --pack {} --build {}\n",
+                     quote(binary), quote(out.string()), quote(a.list.string()), pack, quote(build_identity()));
     a.text = t;
     arrays.push_back(std::move(a));
   }
@@ -179,7 +180,8 @@ size_t run_slurm(const fs::path& out, const std::vector<RunPlan>& todo, const Sl
   return failed;
 }
 
-int run_task(const fs::path& out, const fs::path& list, size_t task, size_t pack, Reporter& reporter) {
+int run_task(const fs::path& out, const fs::path& list, size_t task, size_t pack, const std::string& planned_by,
+             Reporter& reporter) {
   std::ifstream in(list);
   if (!in) {
     reporter.note(fmt::format("sweep-task: cannot read {}", list.string()));
@@ -193,6 +195,17 @@ int run_task(const fs::path& out, const fs::path& list, size_t task, size_t pack
   int worst = 0;
   for (size_t i = task * pack; i < std::min(ids.size(), (task + 1) * pack); ++i) {
     const fs::path dir = run_dir(out, ids[i]);
+    remove_status(dir);
+    if (!planned_by.empty() && planned_by != build_identity()) {
+      const std::string why = fmt::format(
+          "this task's fastsim ({}) is not the build that planned the sweep ({}): it was rebuilt while the jobs were "
+          "queued; rerun the sweep with --resume (a new plan for this build)",
+          build_identity(), planned_by);
+      write_status(dir, {3, 0.0, why, build_identity()});
+      reporter.note("[sweep-task] run " + ids[i] + ": " + why);
+      worst = 3;
+      continue;
+    }
     std::ofstream log(dir / "log.txt");
     reporter.note(fmt::format("[sweep-task] run {}", ids[i]));
     const int rc = execute_run(dir, log);

@@ -191,7 +191,11 @@ TEST_CASE("a second run into a folder being written is refused; the first one's 
   const std::string before = read_file(out / "summary.json");
   const int fd = ::open(out.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);  // as a run in progress holds it
   REQUIRE(fd >= 0);
-  REQUIRE(::flock(fd, LOCK_EX | LOCK_NB) == 0);
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {  // NFS: no lock on a folder, and fastsim goes on unguarded there
+    WARN("no flock on a folder here (" << std::strerror(errno) << "): the run folder lock is not tested");
+    ::close(fd);
+    return;
+  }
   const auto busy = run_command(run);
   CHECK(busy.exit_code == 3);
   CHECK_THAT(busy.output, Catch::Contains(out.string() + " is being written by another fastsim run"));

@@ -589,7 +589,8 @@ TEST_CASE("results of another build are not reused: sweep --resume and check --r
   auto r = run_command(kBinary + " sweep " + spec + " --out " + out.string() + " --resume");
   CHECK_THAT(r.output, Catch::Contains("4 runs, 0 to do"));
   // Another build: this binary with a byte appended (it still runs; its hash differs).
-  const fs::path other = dir / "fastsim-other-build";
+  // (next to the binary, not in the temporary folder, which may be mounted noexec)
+  const fs::path other = fs::path(kBinary).parent_path() / ("fastsim-other-build-" + std::to_string(getpid()));
   fs::copy_file(kBinary, other);
   std::ofstream(other, std::ios::app) << '\n';
   fs::permissions(other, fs::perms::owner_exec, fs::perm_options::add);
@@ -598,6 +599,24 @@ TEST_CASE("results of another build are not reused: sweep --resume and check --r
   CHECK_THAT(r.output, Catch::Contains("the previous plan was made by another build of fastsim (" + build));
   CHECK_THAT(r.output, Catch::Contains("4 runs, 4 to do"));
   CHECK(nlohmann::json::parse(read_file(out / "sweep.json"))["fastsim_version"] != build);
+  // A SLURM task started by another build than the one that planned (rebuilt while the jobs
+  // were queued) runs nothing: each of its runs gets a failed status saying so.
+  const std::string other_plan = nlohmann::json::parse(read_file(out / "sweep.json"))["fastsim_version"];
+  const std::string run0 = nlohmann::json::parse(read_file(out / "sweep.json"))["runs"][0]["id"];
+  std::ofstream(dir / "task.runs") << run0 << "\n";
+  const std::string task = kBinary + " sweep-task " + out.string() + " --list " + (dir / "task.runs").string() +
+                           " --task 0 --pack 1 --build ";
+  r = run_command(task + other_plan);
+  CHECK(r.exit_code == 3);
+  auto task_status = nlohmann::json::parse(read_file(out / "runs" / run0 / "status.json"));
+  CHECK(task_status["exit_code"] == 3);
+  CHECK_THAT(task_status["error"].get<std::string>(), Catch::Contains("is not the build that planned the sweep"));
+  // By the build that planned it: the stale failure is removed and the run made.
+  r = run_command(task + build);
+  CHECK(r.exit_code == 0);
+  task_status = nlohmann::json::parse(read_file(out / "runs" / run0 / "status.json"));
+  CHECK(task_status["exit_code"] == 0);
+  CHECK(task_status["fastsim_build"] == build);
 
   std::ofstream(dir / "s.json") << R"({"name": "c", "duration": "2s",
       "topology": {"dumbbell": {"bottleneck": {"rate": "20Mbps", "delay": "2ms", "buffer": "100pkt"},
@@ -619,5 +638,6 @@ TEST_CASE("results of another build are not reused: sweep --resume and check --r
   st = nlohmann::json::parse(read_file(status));
   CHECK(st["fastsim_build"] == build);
   CHECK(st["wall_time_s"].get<double>() >= 0);
+  fs::remove(other);
   fs::remove_all(dir);
 }

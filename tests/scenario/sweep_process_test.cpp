@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -180,6 +181,8 @@ TEST_CASE("integer options outside their range are usage errors that name the ra
       {sweep + "--backend slurm --dry-run --time banana", "--time expects a SLURM time"},
       {sweep + "--backend slurm --dry-run --mem 4GiB", "--mem expects a size like 4G"},
       {sweep + "--backend slurm --dry-run --sbatch '#SBATCH --qos=x'", "--sbatch expects one sbatch option"},
+      {kBinary + " sweep " + spec + " --out '" + out + " 2' --backend slurm --dry-run",
+       "which sbatch splits at white space"},
   };
   for (const auto& [cmd, message] : cases) {
     const auto r = run_command(cmd);
@@ -232,9 +235,10 @@ TEST_CASE("a run over --run-timeout is killed and reported, the sweep goes on, -
   // another folder, relative paths pointed nowhere).
   r = run_command("cd " + dir.string() + " && " + slurm + "s4");
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.output, Catch::Contains("sweep-task '" + (dir / "s4").string() + "' --list '" +
-                                       (dir / "s4" / "slurm" / "array-0.runs").string() + "'"));
-  CHECK_THAT(r.output, Catch::Contains("#SBATCH --output=" + (dir / "s4" / "slurm").string()));
+  const fs::path physical = fs::canonical(dir);  // what getcwd gives, symbolic links resolved
+  CHECK_THAT(r.output, Catch::Contains("sweep-task '" + (physical / "s4").string() + "' --list '" +
+                                       (physical / "s4" / "slurm" / "array-0.runs").string() + "'"));
+  CHECK_THAT(r.output, Catch::Contains("#SBATCH --output=" + (physical / "s4" / "slurm").string()));
   fs::remove_all(dir);
 }
 
@@ -489,13 +493,25 @@ TEST_CASE("SIGINT and SIGTERM end a sweep and a check cleanly: lock released, te
       "flows": [{"id": "a", "rtt": "20ms"}]})";
   std::ofstream(dir / "baseline.json") << R"({"scenarios": [{"name": "long", "file": "long-base.json",
       "metrics": [{"metric": "/links/bottleneck/utilization", "expected": 0.5, "tolerance": 1.0}]}]})";
-  setenv("TMPDIR", tmp.c_str(), 1);
+  const char* saved = std::getenv("TMPDIR");
+  const std::string saved_tmpdir = saved != nullptr ? saved : "";
+  setenv("TMPDIR", tmp.c_str(), 1);  // for the child only: restored at once
   const pid_t checker = spawn({"check", (dir / "baseline.json").string(), "--quiet"}, dir / "check.log");
-  unsetenv("TMPDIR");
+  if (saved != nullptr) {
+    setenv("TMPDIR", saved_tmpdir.c_str(), 1);
+  } else {
+    unsetenv("TMPDIR");
+  }
   REQUIRE(checker > 0);
   const Reaper reaper(checker, "long-base.json");
-  REQUIRE(wait_for([&] { return !fs::is_empty(tmp); }));
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the run under way
+  auto run_started = [&] {  // the worker's log exists once the runs (and the stop handlers) are under way
+    for (const auto& e : fs::recursive_directory_iterator(tmp, fs::directory_options::skip_permission_denied)) {
+      if (e.path().filename() == "log.txt")
+        return true;
+    }
+    return false;
+  };
+  REQUIRE(wait_for(run_started));
   kill(checker, SIGINT);
   CHECK(wait_exit(checker) == 128 + SIGINT);
   CHECK(fs::is_empty(tmp));

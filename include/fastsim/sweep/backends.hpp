@@ -88,9 +88,12 @@ std::vector<ArrayJob> plan_arrays(const std::filesystem::path& out, const std::v
 size_t run_slurm(const std::filesystem::path& out, const std::vector<RunPlan>& todo, const SlurmOptions& o,
                  const std::string& binary, Reporter& reporter);
 
-/// Body of one array task: runs lines [task K, task K + K) of `list`; returns non-zero if
-/// any of them failed.
+/// Body of one array task: runs lines [task K, task K + K) of `list`, each after removing
+/// its previous status (a failure of an earlier attempt must not stand for this one's);
+/// returns non-zero if any of them failed. `planned_by`: the build_identity() that planned
+/// the sweep (its run ids hold it); a task run by another build (fastsim rebuilt while the
+/// jobs were queued) runs nothing and records each run as failed, saying so.
 int run_task(const std::filesystem::path& out, const std::filesystem::path& list, size_t task, size_t pack,
-             Reporter& reporter);
+             const std::string& planned_by, Reporter& reporter);
 
 }  // namespace fastsim::sweep
