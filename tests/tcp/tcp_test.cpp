@@ -3,6 +3,8 @@
 // receive-window limit, and packet conservation.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "../support/helpers.hpp"
 
 using namespace fastsim;
@@ -121,6 +123,51 @@ TEST_CASE("a finite flow delivers exactly its size and completes", "[tcp][finite
     CHECK(*r.flows[0].completion_s > 1.0 + 20e6 * 8 / 100e6);  // cannot beat the link rate
     CHECK(r.flows[0].end_s == *r.flows[0].completion_s);
     check_conservation(exp);
+  }
+}
+
+TEST_CASE("slow start overflows a small buffer at W_r + B, and the transfer time follows", "[tcp][finite][slowstart]") {
+  // 20 MB at 100 Mb/s x 50 ms (BDP 417.7 segments), the linux stack: IW 10, SACK, delayed
+  // ACKs, byte counting. Each ACK of two segments releases four, so a slow-start round that
+  // starts at window W (below the BDP) builds a queue of W at the bottleneck. The first
+  // round whose window W_r = 10 * 2^k reaches the buffer B overflows it at cwnd W_r + B; the
+  // losses are seen a round later, cwnd having doubled, so ssthresh = W_r + B. SACK repairs
+  // them in two more rounds without a timeout, after the 10 (2^k - 1) segments of rounds
+  // 0 .. k-1 were delivered. From then on Reno's window grows one segment per base RTT from
+  // ssthresh and the rate is min(C, cwnd / RTT): the remaining segments' time is an upper
+  // bound's second term (slow-start rounds counted at base RTT + a full buffer's delay).
+  // The fluid model ignores what the stack loses per round: a window is sent in whole
+  // segments and an odd burst's last segment waits for the delayed-ACK timer; below ~50
+  // segments that costs ~5 % of cwnd / RTT (B = 20: 6.89 s against a fluid 6.79 s), so the
+  // bound is checked from ssthresh 125 (B = 45) up.
+  const double rate_pps = 100e6 / 12000;
+  const double segments = std::ceil(20e6 / 1460);
+  for (int buffer : {20, 45, 100, 150, 300}) {
+    const auto s = scenario_from(dumbbell_json(
+        "100Mbps", "5ms", std::to_string(buffer) + "pkt", "30s",
+        R"([{"id": "a", "rtt": "50ms", "size": "20MB", "start": "1s"}])", R"({"stack": "linux", "sack": true})"));
+    run::Experiment exp(s);
+    const auto& r = exp.run();
+    REQUIRE(r.flows[0].completion_s.has_value());
+    int k = 0;
+    while (10 * (1 << k) < buffer)
+      ++k;
+    const double w0 = 10 * (1 << k) + buffer;
+    const double rtt = r.flows[0].min_rtt_s;  // the base RTT: the first segments met no queue
+    double remaining = segments - 10 * ((1 << k) - 1);
+    double avoidance_s = 0;
+    for (const double dt = 1e-4; remaining > 0; avoidance_s += dt)
+      remaining -= std::min(rate_pps, (w0 + avoidance_s / rtt) / rtt) * dt;
+    const double bound_s = (k + 4) * (rtt + buffer / rate_pps) + avoidance_s;
+    const double took_s = *r.flows[0].completion_s - 1.0;
+    INFO("buffer " << buffer << ": ssthresh " << exp.flow(0).sender->window().ssthresh_pkts << " (theory " << w0
+                   << "); completion " << took_s << " s after the start, bound " << bound_s << " s");
+    CHECK(r.flows[0].timeouts == 0);
+    CHECK(r.flows[0].fast_recoveries == 1);
+    CHECK(exp.flow(0).sender->window().ssthresh_pkts == Approx(w0).margin(1));
+    if (w0 >= 125)
+      CHECK(took_s <= bound_s);
+    CHECK(took_s > segments / rate_pps);
   }
 }
 
