@@ -63,20 +63,23 @@ std::optional<double> fairness_ratio(double newest, const std::vector<double>& e
 }
 
 std::optional<size_t> convergence_periods(const std::vector<double>& samples, double tolerance) {
-  if (samples.empty())
+  const size_t m = samples.size();
+  if (m == 0)
     return std::nullopt;
-  double mean = 0;
-  for (double x : samples)
-    mean += x;
-  mean /= static_cast<double>(samples.size());
-  if (mean <= 0)
-    return std::nullopt;
-  size_t k = samples.size();
-  while (k > 0 && std::fabs(samples[k - 1] - mean) <= tolerance * mean)
-    --k;
-  if (k == samples.size())
-    return std::nullopt;
-  return k;
+  // The rate must stay in the band at least over the interval's last quarter (as the
+  // settling band's final mean): a short tail always agrees with its own mean.
+  const size_t latest = m - std::clamp<size_t>(static_cast<size_t>(std::ceil(static_cast<double>(m) / 4)), 1, m);
+  std::optional<size_t> first;
+  double sum = 0, low = samples[m - 1], high = samples[m - 1];
+  for (size_t k = m; k-- > 0;) {
+    sum += samples[k];
+    low = std::min(low, samples[k]);
+    high = std::max(high, samples[k]);
+    const double mean = sum / static_cast<double>(m - k);
+    if (k <= latest && mean > 0 && high - mean <= tolerance * mean && mean - low <= tolerance * mean)
+      first = k;
+  }
+  return first;
 }
 
 std::optional<size_t> settling_periods(const std::vector<double>& samples, const SettlingBand& band) {

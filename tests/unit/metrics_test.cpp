@@ -51,15 +51,33 @@ TEST_CASE("fairness ratio of a newest flow against the existing ones", "[metrics
   CHECK_FALSE(fairness_ratio(1.0, {}).has_value());
 }
 
-TEST_CASE("convergence is the first period after which the rate stays in the band", "[metrics]") {
-  // a ramp 0, 50 then 48 periods at 100: mean = 4850 / 50 = 97
+TEST_CASE("convergence is the first period after which the rate stays in the band of its mean from there",
+          "[metrics]") {
+  // a ramp 0, 50 then 48 periods at 100: from period 2 on the mean is 100 and every sample
+  // is on it; from period 1 the mean is 4850 / 49 = 98.98 and 50 is outside
   std::vector<double> ramp{0, 50};
   for (int i = 0; i < 48; ++i)
     ramp.push_back(100);
-  CHECK(*convergence_periods(ramp, 0.1) == 2);  // 100 is within 10 % of 97; 50 and 0 are not
+  CHECK(*convergence_periods(ramp, 0.1) == 2);
+  CHECK(*convergence_periods(ramp, 0.01) == 2);  // the reference is the level settled on, not the whole mean (97)
   CHECK(*convergence_periods({100, 100, 100}, 0.1) == 0);
   CHECK_FALSE(convergence_periods({100, 100, 0}, 0.1).has_value());  // never settles
-  CHECK_FALSE(convergence_periods(ramp, 0.01).has_value());          // 100 is 3 % off the mean: never within 1 %
+  // A long ramp: 0, 1, ..., 59, then 20 periods at 60 (the Vegas ramp-up shape). The mean
+  // of all 80 samples (32.6) is far below the level; from k the mean is ((60 - k) (k + 59) /
+  // 2 + 1200) / (80 - k), and k = 54 is the first whose lowest sample is within 10 % (54 >= 0.9 x 59.19).
+  std::vector<double> slow;
+  for (int i = 0; i < 60; ++i)
+    slow.push_back(i);
+  for (int i = 0; i < 20; ++i)
+    slow.push_back(60);
+  CHECK(*convergence_periods(slow, 0.1) == 54);
+  // A sawtooth never settles, although any short tail agrees with its own mean: the band
+  // must hold at least over the last quarter.
+  std::vector<double> saw;
+  for (int i = 0; i < 80; ++i)
+    saw.push_back(70 + 6.0 * (i % 10));
+  CHECK_FALSE(convergence_periods(saw, 0.1).has_value());
+  CHECK(*convergence_periods(saw, 0.5) == 0);
 }
 
 TEST_CASE("a flow that starts after the run has no interval (found by fuzz_run under ASan)", "[metrics]") {
@@ -203,9 +221,10 @@ TEST_CASE("window/queue convergence: the band is 2 % or 3 packets around the mea
   for (int k = 0; k < 50; ++k)
     w.push_back(100);
   CHECK(*settling_periods(w) == 49);  // w[48] = 104 is the last sample outside
-  // Against the mean of all samples (125.5, the goodput criterion's reference) the tail
-  // at 100 is 20 % off: a reference over the whole interval misses where the level settles.
-  CHECK_FALSE(convergence_periods(w, 0.1).has_value());
+  // The goodput criterion's reference is the mean from the candidate period on: from 45
+  // (110, 108, ..., 102, then 100s: mean 100.5) every sample is within 10 %; from 44 the
+  // 112 is not.
+  CHECK(*convergence_periods(w, 0.1) == 45);
   // Relative band wins at large levels: final mean 1000, band 20.
   std::vector<double> big{900, 979, 1019, 1000, 1000, 1000, 1000, 1000};
   CHECK(*settling_periods(big) == 2);  // 979 is 21 below: outside; 1019 is inside
