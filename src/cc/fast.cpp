@@ -86,7 +86,9 @@ double Fast::base_rtt_s(const FlowView& flow) const {
 double Fast::target(double w, double base_s, double avg_s) const {
   const double qdelay = std::max(avg_s - base_s, 0.0);
   const double a = mi_a_ > 0 && qdelay <= mi_qdelay_s_ ? mi_a_ * w : alpha_;
-  const double t = std::min(2 * w, (1 - gamma_) * w + gamma_ * (base_s / avg_s * w + a));
+  // At most doubling per RTT: a period shorter than the RTT gets its share of a doubling.
+  const double growth = std::exp2(period_share(avg_s));
+  const double t = std::min(growth * w, (1 - gamma_) * w + gamma_ * (base_s / avg_s * w + a));
   return at_least_min_window(t);
 }
 
@@ -134,6 +136,12 @@ void Fast::update_pacing(const Window& w) {
   control_->set_pacing_rate(gain * w.cwnd_pkts / avg_rtt_s_);
 }
 
+double Fast::period_share(double avg_s) const {
+  if (update_interval_s_ <= 0 || avg_s <= 0)
+    return 1;
+  return std::min(1.0, update_interval_s_ / avg_s);
+}
+
 void Fast::step(Window& w, double acked) {
   if (step_per_pkt_ == 0)
     return;
@@ -146,7 +154,8 @@ void Fast::begin_update(const FlowView& flow, Window& w) {
   if (base <= 0 || avg_rtt_s_ <= 0)
     return;
   target_ = target(w.cwnd_pkts, base, avg_rtt_s_);
-  step_per_pkt_ = (target_ - w.cwnd_pkts) / w.cwnd_pkts;
+  // Spread over the ACKs of one period: a window's worth per RTT, its share per shorter period.
+  step_per_pkt_ = (target_ - w.cwnd_pkts) / (w.cwnd_pkts * period_share(avg_rtt_s_));
   if (phase_ != Phase::kWaitStable)
     return;
   stable_ = std::abs(target_ - w.cwnd_pkts) <= stable_tolerance_ * w.cwnd_pkts ? stable_ + 1 : 0;

@@ -14,7 +14,9 @@
 //   computed, the next round moves the window there in equal per-packet steps (so it
 //   at most doubles in that RTT) and ends exactly on it, the round after is frozen.
 //   With update_interval > 0 the algorithm's timer computes the target every interval
-//   and the step is spread over the next window of ACKs the same way.
+//   and the step is spread over the ACKs of one interval (a window's worth, or the
+//   interval's share f = interval / avgRTT of it when shorter than the RTT); the window
+//   still at most doubles per RTT: a shorter interval's target is capped at 2^f w.
 // - Slow start (slow_start = "on", default; the Linux prototype's behaviour): Reno's
 //   doubling per RTT until the flow's own backlog estimate w qdelay / avgRTT exceeds
 //   alpha or a loss occurs; then window control (ssthresh = w). "off": window control
@@ -82,6 +84,8 @@ class Fast final : public CongestionControl {
 
   /// The window-control target for window w, baseRTT and avgRTT (seconds).
   [[nodiscard]] double target(double w, double base_s, double avg_s) const;
+  /// The update period as a fraction of the RTT avg_s, at most 1 (1 in "every other RTT").
+  [[nodiscard]] double period_share(double avg_s) const;
   [[nodiscard]] double avg_rtt_s() const { return avg_rtt_s_; }
   [[nodiscard]] Phase phase() const { return phase_; }
   [[nodiscard]] double n_estimate() const { return n_hat_; }
