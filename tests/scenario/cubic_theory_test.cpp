@@ -1,6 +1,8 @@
 // CUBIC against RFC 8312 on a network: one flow on 100 Mb/s x 100 ms with a 1 x BDP
 // drop-tail buffer. Between losses the window follows W(t) = C (t - K)^3 + W_max from the
-// epoch start, with K = cbrt((W_max - beta W_loss) / C) and W_max set by fast convergence
+// epoch start, with K = cbrt((W_max - beta W_loss) / C) (Linux's bic_K and RFC 9438's form:
+// the curve starts from the window after the cut; RFC 8312's cbrt(W_max (1 - beta) / C) is
+// the same only when fast convergence left W_max = W_loss) and W_max set by fast convergence
 // (RFC 8312 section 4.6: W_loss(1 + beta)/2 when W_loss is below the previous W_max); each
 // loss comes when the window passes what the path holds (BDP + buffer), and the window is
 // cut to beta W_loss, which stays above the BDP: the link is never idle.

@@ -8,7 +8,8 @@
 //   (the samples of the ACKs from the one that ended the previous round up to, not
 //   including, the one that ends this round; any round with a sample decides); srtt the
 //   RFC 6298 smoothed RTT (>= 3 samples in the round, as round_min). baseRTT is the
-//   smallest sample ever (Linux also resets it whenever it re-enters Open, fastsim does not).
+//   smallest sample ever (Linux also resets it when it starts sending with nothing in
+//   flight, tcp_vegas_init on CA_EVENT_TX_START / CWND_RESTART; fastsim never does).
 // - diff's arithmetic is, by parameter diff_arithmetic: exact (the real number w (RTT -
 //   baseRTT) / RTT of the Arizona papers); linux as tcp_vegas.c computes it, in integers:
 //   floor(cwnd (RTT - baseRTT) / baseRTT) with cwnd in whole packets (divided by baseRTT,
