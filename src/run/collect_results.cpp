@@ -28,8 +28,10 @@ FlowResult flow_result(const FlowRuntime& f, trace::FlowProbe& probe, double run
   fr.drops = f.data_counters.queue_drops + f.data_counters.random_losses;
   fr.acks_sent = rc.acks_sent;
   fr.mean_rtt_s = f.sender->rtt().mean_seconds();
-  const auto& min_rtt = f.sender->rtt().view().min_rtt;
-  fr.min_rtt_s = min_rtt ? min_rtt->to_seconds() : 0.0;
+  const auto smallest = f.sender->rtt().smallest_sample();
+  fr.min_rtt_s = smallest ? smallest->to_seconds() : 0.0;
+  const auto& base = f.sender->rtt().view().min_rtt;  // the algorithm may have corrected it
+  fr.base_rtt_s = base && smallest ? base->to_seconds() : 0.0;
   const auto wi = f.sender->window_integral();
   fr.mean_cwnd_pkts = wi.seconds > 0 ? wi.cwnd_pkt_seconds / wi.seconds : 0.0;
   trace::FlowProbe::Samples samples = probe.take_samples();

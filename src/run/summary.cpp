@@ -40,7 +40,7 @@ void to_json(json& j, const FlowResult& f) {
        // No RTT sample (the first ACK never came): null, not a zero RTT that would pull means down.
        {"mean_rtt_s", f.min_rtt_s > 0 ? json(f.mean_rtt_s) : json(nullptr)},
        {"min_rtt_s", f.min_rtt_s > 0 ? json(f.min_rtt_s) : json(nullptr)},
-       {"base_rtt_s", f.min_rtt_s > 0 ? json(f.min_rtt_s) : json(nullptr)},
+       {"base_rtt_s", f.base_rtt_s > 0 ? json(f.base_rtt_s) : json(nullptr)},
        {"mean_cwnd_pkts", f.mean_cwnd_pkts}};
   if (!f.algorithm_values.empty()) {  // only algorithms that report any (other summaries unchanged)
     json values = json::object();

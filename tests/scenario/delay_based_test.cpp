@@ -394,6 +394,10 @@ namespace {
 struct JoinResult {
   double ratio;
   double n_hat;
+  double newcomer_min_rtt_s;   ///< its smallest RTT sample (behind the others' standing queue)
+  double newcomer_base_rtt_s;  ///< its baseRTT estimate at the end (corrected or not)
+  double first_min_rtt_s;      ///< the first flow's smallest sample: the true base RTT (it started alone)
+  double first_base_rtt_s;
 };
 JoinResult join_ratio(int n, const std::string& correction, const std::string& rtt, const std::string& pacing = "off",
                       uint64_t* newcomer_max_burst = nullptr) {
@@ -416,7 +420,8 @@ JoinResult join_ratio(int n, const std::string& correction, const std::string& r
     CHECK(f.drops == 0);
   if (newcomer_max_burst != nullptr)  // the sender's own access link holds what leaves at once
     *newcomer_max_burst = exp.link("new.access_src").counters().max_queue_pkts;
-  return {mean_goodput(r.flows[n], 30, 40) / old, fast.n_estimate()};
+  return {mean_goodput(r.flows[n], 30, 40) / old, fast.n_estimate(), r.flows[n].min_rtt_s, r.flows[n].base_rtt_s,
+          r.flows[0].min_rtt_s, r.flows[0].base_rtt_s};
 }
 }  // namespace
 
@@ -452,6 +457,17 @@ TEST_CASE("FAST with the Rodriguez baseRTT correction: a newcomer gets its fair 
     CHECK(fixed.ratio >= 0.9);
     CHECK(fixed.ratio <= 1.1);
     CHECK(fixed.n_hat == Approx(n).margin(0.3));
+    // The summary keeps the measurement and the estimate apart: the newcomer never saw the
+    // empty path (its smallest sample carries part of the others' standing queue, at most
+    // their n alpha packets of 83.2 us: 1040 B at 100 Mb/s; the probe drains some of it),
+    // its corrected baseRTT is below any sample and near the true one (n_hat within 0.3 of
+    // n: within 0.3 alpha packets); the first flow, which started alone, corrected nothing.
+    const double packet_s = 1040 * 8 / 100e6;
+    CHECK(fixed.newcomer_min_rtt_s > fixed.first_min_rtt_s);
+    CHECK(fixed.newcomer_min_rtt_s <= fixed.first_min_rtt_s + n * 50 * packet_s);
+    CHECK(fixed.newcomer_base_rtt_s < fixed.newcomer_min_rtt_s);
+    CHECK(fixed.newcomer_base_rtt_s == Approx(fixed.first_min_rtt_s).margin(0.3 * 50 * packet_s));
+    CHECK(fixed.first_base_rtt_s == fixed.first_min_rtt_s);
   }
 }
 

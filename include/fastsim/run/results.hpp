@@ -47,7 +47,8 @@ struct FlowResult {
   uint64_t drops = 0;  ///< data packets dropped at queues or lost on the wire
   uint64_t acks_sent = 0;
   double mean_rtt_s = 0;
-  double min_rtt_s = 0;
+  double min_rtt_s = 0;   ///< the smallest RTT sample (0: none)
+  double base_rtt_s = 0;  ///< the sender's final baseRTT estimate: min_rtt_s unless an algorithm corrected it
   double mean_cwnd_pkts = 0;                ///< time average of cwnd while active
   std::vector<double> goodput_samples_bps;  ///< one per sample period (whole run)
   std::vector<double> cwnd_samples_pkts;    ///< time-average window per sample period (whole run)

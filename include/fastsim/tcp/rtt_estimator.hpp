@@ -25,6 +25,7 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 
 #include "fastsim/cc/congestion_control.hpp"
 #include "fastsim/core/time.hpp"
@@ -50,6 +51,8 @@ class RttEstimator {
   void add_sample(Duration r) {
     if (samples_ == 0 || r > *view_.max_rtt)
       view_.max_rtt = r;
+    if (samples_ == 0 || r < smallest_)
+      smallest_ = r;
     if (every_ack_) [[likely]]
       update_timer(r);
     view_.latest = r;
@@ -104,9 +107,14 @@ class RttEstimator {
   [[nodiscard]] bool every_ack() const { return every_ack_; }
   [[nodiscard]] const cc::RttView& view() const { return view_; }
   [[nodiscard]] uint64_t samples() const { return samples_; }
+  /// The smallest sample measured (view().min_rtt may be an algorithm's corrected estimate).
+  [[nodiscard]] std::optional<Duration> smallest_sample() const {
+    return samples_ ? std::optional<Duration>(smallest_) : std::nullopt;
+  }
   [[nodiscard]] double mean_seconds() const { return samples_ ? sum_s_ / static_cast<double>(samples_) : 0.0; }
 
  private:
+  Duration smallest_ = Duration::zero();
   static constexpr uint64_t kNotTiming = UINT64_MAX;
 
   /// RFC 6298's srtt and rttvar (view().srtt), the RTO, and the end of backoff, on sample `r`.
