@@ -16,8 +16,14 @@ FlowResult flow_result(const FlowRuntime& f, trace::FlowProbe& probe, double run
   if (f.sender->complete())
     fr.completion_s = f.sender->completion_time().to_seconds();
   fr.bytes_delivered = trace::bytes_delivered(*f.receiver, f.spec->tcp.mss, f.spec->size_bytes);
+  // Goodput counts what arrived while the flow was active: data in flight at a stop
+  // arrives later and is in bytes_delivered only.
+  const uint64_t active_bytes =
+      f.activity.ended
+          ? trace::bytes_delivered(f.activity.segments_delivered_at_end, f.spec->tcp.mss, f.spec->size_bytes)
+          : fr.bytes_delivered;
   const double active = fr.end_s - fr.start_s;
-  fr.goodput_bps = active > 0 ? static_cast<double>(fr.bytes_delivered) * 8.0 / active : 0.0;
+  fr.goodput_bps = active > 0 ? static_cast<double>(active_bytes) * 8.0 / active : 0.0;
   const auto& sc = f.sender->counters();
   const auto& rc = f.receiver->counters();
   fr.data_packets_sent = sc.data_sent;

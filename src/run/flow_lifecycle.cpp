@@ -66,6 +66,7 @@ void FlowLifecycle::end(FlowRuntime& f) {
   if (f.activity.ended)
     return;
   f.activity.ended = sim_.now();
+  f.activity.segments_delivered_at_end = f.receiver->counters().segments_delivered;
   if (f.activity.started && f.crosses_bottleneck)
     clock_.change(-1);
 }

@@ -22,9 +22,13 @@ const char* state_name(cc::CaState s) {
 }
 }  // namespace
 
-uint64_t bytes_delivered(const tcp::TcpReceiver& receiver, uint32_t mss, std::optional<uint64_t> size_bytes) {
-  const uint64_t b = receiver.counters().segments_delivered * mss;
+uint64_t bytes_delivered(uint64_t segments, uint32_t mss, std::optional<uint64_t> size_bytes) {
+  const uint64_t b = segments * mss;
   return size_bytes ? std::min(b, *size_bytes) : b;
+}
+
+uint64_t bytes_delivered(const tcp::TcpReceiver& receiver, uint32_t mss, std::optional<uint64_t> size_bytes) {
+  return bytes_delivered(receiver.counters().segments_delivered, mss, size_bytes);
 }
 
 FlowProbe::FlowProbe(std::string id, const tcp::TcpSender& sender, const tcp::TcpReceiver& receiver, uint32_t mss,

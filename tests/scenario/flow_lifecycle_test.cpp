@@ -92,3 +92,18 @@ TEST_CASE("on/off toggles are scheduled one at a time, whatever the number of pe
   CHECK(exp.sim().pending() < 16);  // the toggle, the sampler and a few packet and timer events
   CHECK(exp.flow(0).sender->counters().data_sent > 0);
 }
+
+TEST_CASE("a stopped flow's goodput counts what arrived while it was active", "[scenario][lifecycle]") {
+  // Stopped at 2.2 s while its fifth slow-start window (160 segments, 192 ms at 10 Mb/s,
+  // sent from ~2.1 s) crosses the bottleneck: the data arriving after the stop is in
+  // bytes_delivered, not in the goodput over the active time [0.5 s, 2.2 s].
+  const auto s = scenario_from(two_flow_scenario(R"("flows": [
+      {"id": "stopped", "algorithm": "reno", "rtt": "400ms", "start": "0.5s", "stop": "2.2s"}])"));
+  run::Experiment exp(s);
+  exp.run_until(Time::at(Duration::milliseconds(2200)));
+  const uint64_t at_stop = exp.flow(0).receiver->counters().segments_delivered * 1460;
+  const auto& r = exp.run();
+  REQUIRE(r.flows[0].end_s == Approx(2.2).margin(1e-12));
+  CHECK(r.flows[0].bytes_delivered > at_stop);  // the last window arrived after the stop
+  CHECK(r.flows[0].goodput_bps == Approx(static_cast<double>(at_stop) * 8 / (r.flows[0].end_s - 0.5)).epsilon(1e-12));
+}

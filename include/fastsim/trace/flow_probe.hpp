@@ -24,9 +24,12 @@ struct FlowActivity {
   Time start;                 ///< scheduled start
   bool started = false;       ///< the start has happened
   std::optional<Time> ended;  ///< stop or completion time, once it has happened
+  uint64_t segments_delivered_at_end = 0;  ///< the receiver's in-order segments then
 };
 
-/// Bytes of application data delivered in order: segments x MSS, capped at a finite flow's size.
+/// Bytes of application data in `segments` delivered in order: segments x MSS, capped at a finite flow's size.
+uint64_t bytes_delivered(uint64_t segments, uint32_t mss, std::optional<uint64_t> size_bytes);
+/// The same for everything the receiver has delivered so far.
 uint64_t bytes_delivered(const tcp::TcpReceiver& receiver, uint32_t mss, std::optional<uint64_t> size_bytes);
 
 class FlowProbe final : public Probe {
