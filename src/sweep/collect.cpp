@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <variant>
 
@@ -133,29 +134,38 @@ std::variant<json, std::string> read_summary(const fs::path& run) {
 /// Values of one metric over the replications of a point, by metric name in first-seen order.
 struct Metrics {
   std::map<std::string, std::vector<double>> values;
-  void add(const std::string& name, double v, std::vector<std::string>& order, std::set<std::string>& seen) {
-    values[name].push_back(v);
+  std::map<std::string, size_t> nulls;  ///< successful runs that reported the metric as null
+  /// A value, or a null (nullopt: the run reported none, e.g. a flow that never converged).
+  void add(const std::string& name, std::optional<double> v, std::vector<std::string>& order,
+           std::set<std::string>& seen) {
+    if (v)
+      values[name].push_back(*v);
+    else
+      ++nulls[name];
     if (seen.insert(name).second)
       order.push_back(name);
   }
 };
 
-/// The numeric scalars of a flow's summary entry, nested ones (algorithm_values) dotted.
-std::vector<std::pair<std::string, double>> flow_metrics(const json& flow) {
+/// The numeric or null scalars of a flow's summary entry, nested ones (algorithm_values) dotted.
+std::vector<std::pair<std::string, std::optional<double>>> flow_metrics(const json& flow) {
   std::vector<std::pair<std::string, json>> all;
   flatten(flow, "", all);
-  std::vector<std::pair<std::string, double>> out;
+  std::vector<std::pair<std::string, std::optional<double>>> out;
   for (const auto& [name, v] : all) {
     if (v.is_number())
       out.emplace_back(name, v.get<double>());
+    else if (v.is_null())
+      out.emplace_back(name, std::nullopt);
   }
   return out;
 }
 
 /// A row of aggregate.csv or aggregate_flows.csv: the point's parameters, `keys` (metric,
-/// flow), the statistics, then the numeric parameter columns.
+/// flow), the statistics of the values `x`, the numeric parameter columns, then `nulls`.
 void add_aggregate_row(Table& t, const json& params, const ParamColumns& numeric,
-                       const std::vector<std::pair<std::string, std::string>>& keys, const std::vector<double>& x) {
+                       const std::vector<std::pair<std::string, std::string>>& keys, const std::vector<double>& x,
+                       size_t nulls) {
   const Aggregate a = aggregate(x);
   std::map<std::string, std::string> row;
   std::vector<std::string> order;
@@ -169,7 +179,7 @@ void add_aggregate_row(Table& t, const json& params, const ParamColumns& numeric
   }
   auto num = [](std::optional<double> v) { return v ? fmt::format("{:.17g}", *v) : std::string(); };
   row["n"] = std::to_string(a.n);
-  row["mean"] = fmt::format("{:.17g}", a.mean);
+  row["mean"] = a.n > 0 ? fmt::format("{:.17g}", a.mean) : std::string();
   row["sd"] = num(a.sd);
   row["ci95_low"] = num(a.ci_low);
   row["ci95_high"] = num(a.ci_high);
@@ -177,6 +187,8 @@ void add_aggregate_row(Table& t, const json& params, const ParamColumns& numeric
     order.emplace_back(c);
   row.merge(numeric.cells(params));
   order.insert(order.end(), numeric.names().begin(), numeric.names().end());
+  row["nulls"] = std::to_string(nulls);
+  order.emplace_back("nulls");
   t.add(std::move(row), order);
 }
 
@@ -259,6 +271,8 @@ CollectResult collect(const fs::path& dir) {
         order.push_back(name);
         if (value.is_number())
           points[key].add(name, value.get<double>(), metric_order, metric_seen);
+        else if (value.is_null())
+          points[key].add(name, std::nullopt, metric_order, metric_seen);
       }
       if (summary.contains("flows")) {
         for (const auto& f : summary["flows"]) {
@@ -311,18 +325,24 @@ CollectResult collect(const fs::path& dir) {
     if (!points.count(key))
       result.points_without_runs.push_back(key);
   }
+  // A row per metric a point's runs reported, as a value or as null.
+  const auto rows = [&](Table& t, const Metrics& m, const std::vector<std::string>& metric_names, const json& params,
+                        std::vector<std::pair<std::string, std::string>> keys) {
+    static const std::vector<double> kNone;
+    for (const auto& metric : metric_names) {
+      const auto v = m.values.find(metric);
+      const auto z = m.nulls.find(metric);
+      if (v == m.values.end() && z == m.nulls.end())
+        continue;
+      keys.back().second = metric;
+      add_aggregate_row(t, params, numeric, keys, v != m.values.end() ? v->second : kNone,
+                        z != m.nulls.end() ? z->second : 0);
+    }
+  };
   for (const auto& key : point_order) {
-    const auto& values = points[key].values;
-    for (const auto& metric : metric_order) {
-      if (auto it = values.find(metric); it != values.end())
-        add_aggregate_row(agg, point_params[key], numeric, {{"metric", metric}}, it->second);
-    }
-    for (const auto& [flow, metrics] : point_flows[key]) {
-      for (const auto& metric : flow_metric_order) {
-        if (auto it = metrics.values.find(metric); it != metrics.values.end())
-          add_aggregate_row(flow_agg, point_params[key], numeric, {{"flow", flow}, {"metric", metric}}, it->second);
-      }
-    }
+    rows(agg, points[key], metric_order, point_params[key], {{"metric", ""}});
+    for (const auto& [flow, metrics] : point_flows[key])
+      rows(flow_agg, metrics, flow_metric_order, point_params[key], {{"flow", flow}, {"metric", ""}});
   }
   tables.push_back(write_table(dir / "aggregate.csv", agg));
   tables.push_back(write_table(dir / "aggregate_flows.csv", flow_agg));

@@ -69,8 +69,8 @@ TEST_CASE("a local sweep runs the grid, and collect tabulates it", "[cli][sweep]
   const std::string flows = read_file(dir / "out" / "flows.csv");
   CHECK(std::count(flows.begin(), flows.end(), '\n') == 9);  // 4 runs x 2 flows
   const std::string agg = read_file(dir / "out" / "aggregate.csv");
-  // The columns of earlier versions keep their places; the numeric parameter comes last.
-  CHECK_THAT(agg, Catch::StartsWith("/flows/0/rtt,metric,n,mean,sd,ci95_low,ci95_high,flows.0.rtt_s\n"));
+  // The columns of earlier versions keep their places; then the numeric parameter, then nulls.
+  CHECK_THAT(agg, Catch::StartsWith("/flows/0/rtt,metric,n,mean,sd,ci95_low,ci95_high,flows.0.rtt_s,nulls\n"));
   CHECK_THAT(agg, Catch::Contains("20ms,links.bottleneck.utilization,2,"));
   // A second sweep into the same folder needs --resume; with it, nothing is left to do.
   CHECK(run_command(kBinary + " sweep " + spec + " --out " + (dir / "out").string() + " --quiet").exit_code == 2);
@@ -132,11 +132,18 @@ TEST_CASE("collect: per-flow aggregates over replications and numeric parameter 
   // aggregate_flows.csv: one row per point, flow and numeric flow metric, over the two
   // replications; the mean and interval are those of flows.csv's values.
   CHECK_THAT(read_file(out / "aggregate_flows.csv"),
-             Catch::StartsWith("/flows/0/rtt,flow,metric,n,mean,sd,ci95_low,ci95_high,flows.0.rtt_s\n"));
+             Catch::StartsWith("/flows/0/rtt,flow,metric,n,mean,sd,ci95_low,ci95_high,flows.0.rtt_s,nulls\n"));
   const auto agg = csv_rows(out / "aggregate_flows.csv");
   size_t goodput_rows = 0;
+  size_t null_rows = 0;
   for (const auto& row : agg) {
-    CHECK(row.at("n") == "2");
+    // every replication counted: as a value (n) or as a null (a flow that never completed)
+    CHECK(std::stoi(row.at("n")) + std::stoi(row.at("nulls")) == 2);
+    if (row.at("nulls") != "0") {
+      ++null_rows;
+      CHECK(row.at("metric") == "completion_time_s");
+      CHECK(row.at("mean").empty());
+    }
     CHECK(row.at("metric") != "algorithm");  // strings are not aggregated
     if (row.at("metric") != "goodput_bps")
       continue;
@@ -155,6 +162,7 @@ TEST_CASE("collect: per-flow aggregates over replications and numeric parameter 
     CHECK(row.at("flows.0.rtt_s") == (row.at("/flows/0/rtt") == "20ms" ? "0.02" : "0.06"));
   }
   CHECK(goodput_rows == 4);  // 2 points x flows a and b
+  CHECK(null_rows == 4);     // completion_time_s: the flows are not finite
   fs::remove_all(dir);
 }
 
