@@ -15,7 +15,7 @@ void LinkProbe::open(const std::string& out_dir, const TraceFileOptions& options
   // An AQM link adds its discipline's drops, mean sojourn of the period and PIE's probability;
   // a link that can mark adds ce_marks (extra columns only there: other traces keep their format).
   marks_ = link_.config().marks_ecn();
-  file_->print("time_s,queue_pkts,queue_bytes,drops,utilization");
+  file_->print("time_s,queue_pkts,queue_bytes,drops,utilization,mean_queue_pkts");
   if (link_.aqm() != nullptr)
     file_->print(",aqm_drops,sojourn_s,drop_prob");
   if (marks_)
@@ -33,8 +33,8 @@ void LinkProbe::sample(Time now, Duration tau) {
   samples_.mean_queue_pkts.push_back(queue);
   samples_.max_queue_pkts.push_back(static_cast<double>(link_.take_period_max_queue()));
   if (file_) {
-    file_->print("{},{},{},{},{:.6g}", SampleTime{now, tau}, link_.queue_packets(), link_.queue_bytes(),
-                 c.drops + c.random_losses, util);
+    file_->print("{},{},{},{},{:.6g},{:.6g}", SampleTime{now, tau}, link_.queue_packets(), link_.queue_bytes(),
+                 c.drops + c.random_losses, util, queue);
     if (const net::AqmQueue* q = link_.aqm()) {
       const auto& st = q->stats();
       const uint64_t n = st.dequeued - last_dequeued_;

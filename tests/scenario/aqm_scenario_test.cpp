@@ -194,7 +194,7 @@ TEST_CASE("an AQM link's trace and summary entry carry the discipline's counters
     fastsim::testing::check_conservation(exp);  // packets in the discipline, serializing, on the wire
     auto files = fastsim::testing::run_outputs(dir, {"wall_time_s", "peak_rss_mb"});
     const std::string& trace = files.at("links/bottleneck.csv");
-    CHECK(trace.rfind("time_s,queue_pkts,queue_bytes,drops,utilization,aqm_drops,sojourn_s,drop_prob\n", 0) == 0);
+    CHECK(trace.rfind("time_s,queue_pkts,queue_bytes,drops,utilization,mean_queue_pkts,aqm_drops,sojourn_s,drop_prob\n", 0) == 0);
     const auto summary = nlohmann::json::parse(files.at("summary.json"));
     bool seen = false;
     for (const auto& l : summary.at("links")) {

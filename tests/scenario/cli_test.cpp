@@ -88,6 +88,23 @@ TEST_CASE("the demo runs end to end and writes every output", "[cli]") {
   CHECK(s["intervals"][0].contains("convergence_s"));
   const std::string header = read_file(out / "flows/a.csv").substr(0, 60);
   CHECK(header.rfind("time_s,cwnd_pkts,ssthresh_pkts,srtt_s,base_rtt_s,goodput_bps", 0) == 0);
+  // The link trace's per-period time averages of the queue add up to the run's exact mean
+  // (120 s of 0.5-s periods), which the instantaneous queue_pkts samples need not.
+  std::istringstream trace(read_file(out / "links/bottleneck.csv"));
+  std::string line;
+  std::getline(trace, line);
+  REQUIRE(line == "time_s,queue_pkts,queue_bytes,drops,utilization,mean_queue_pkts");
+  double sum = 0;
+  int rows = 0;
+  while (std::getline(trace, line)) {
+    sum += std::stod(line.substr(line.rfind(',') + 1));
+    ++rows;
+  }
+  REQUIRE(rows == 240);
+  for (const auto& link : s["links"]) {
+    if (link["id"] == "bottleneck")
+      CHECK(sum / rows == Approx(link["mean_queue_pkts"].get<double>()).epsilon(1e-5));  // 6 digits printed
+  }
   fs::remove_all(out);
 }
 
