@@ -102,6 +102,7 @@ LinkResult link_result(net::Link& link, const trace::LinkProbe* probe, double ru
     lr.utilization_samples = probe->samples().utilization;
     lr.queue_samples = probe->samples().mean_queue_pkts;
     lr.max_queue_samples = probe->samples().max_queue_pkts;
+    lr.drop_samples = probe->samples().drops;
   }
   lr.id = link.config().id;
   lr.rate_bps = link.config().rate.to_double();

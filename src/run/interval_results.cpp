@@ -128,15 +128,17 @@ void interval_equilibrium(const RunResult& r, const config::Scenario& scenario, 
   interval_dynamics(r, scenario, plan, means, ir);
   level_convergence(r, scenario, plan, bottleneck, ir);
   if (bottleneck != nullptr && bottleneck->utilization_samples.size() >= end) {
-    double u = 0, q = 0, qmax = 0;
+    double u = 0, q = 0, qmax = 0, lost = 0;
     for (size_t k = plan.first_period; k < end; ++k) {
       u += bottleneck->utilization_samples[k];
       q += bottleneck->queue_samples[k];
       qmax = std::max(qmax, bottleneck->max_queue_samples[k]);
+      lost += bottleneck->drop_samples[k];
     }
     ir.utilization = u / static_cast<double>(ir.periods);
     ir.mean_queue_pkts = q / static_cast<double>(ir.periods);
     ir.max_queue_pkts = qmax;
+    ir.drops = static_cast<uint64_t>(lost);
   }
 }
 

@@ -21,7 +21,7 @@ namespace {
 // Bytes per trace row (the widest rows seen, rounded up) and per object in memory.
 constexpr double kFlowRow = 100;  // flows/<id>.csv, plus 10 per algorithm column
 constexpr double kFlowColumn = 10;
-constexpr double kLinkRow = 50;            // links/<id>.csv
+constexpr double kLinkRow = 64;            // links/<id>.csv
 constexpr double kUdpRow = 60;             // udp/<id>.csv
 constexpr double kArrivalRow = 60;         // arrivals/<id>.csv
 constexpr double kArrivalFlowRow = 70;     // arrivals/<id>-flows.csv
@@ -177,7 +177,7 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
   for (const auto& l : s.links) {
     if (l.monitor) {
       trace += samples * kLinkRow;
-      memory += samples * 3 * sizeof(double);
+      memory += samples * 4 * sizeof(double);
       files += 1;
     }
     if (l.link.id == s.bottleneck)

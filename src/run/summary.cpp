@@ -101,6 +101,7 @@ void to_json(json& j, const IntervalResult& i) {
        {"responsiveness_s", opt(i.responsiveness_s)},
        {"mean_queue_pkts", opt(i.mean_queue_pkts)},
        {"max_queue_pkts", opt(i.max_queue_pkts)},
+       {"drops", opt(i.drops)},
        {"newest_flow", opt(i.newest_flow)},
        {"fairness_ratio", opt(i.fairness_ratio)},
        {"flow_convergence_s", convergence},

@@ -32,9 +32,12 @@ void LinkProbe::sample(Time now, Duration tau) {
   samples_.utilization.push_back(util);
   samples_.mean_queue_pkts.push_back(queue);
   samples_.max_queue_pkts.push_back(static_cast<double>(link_.take_period_max_queue()));
+  const uint64_t lost = c.drops + c.random_losses;
+  samples_.drops.push_back(static_cast<double>(lost - last_drops_));
+  last_drops_ = lost;
   if (file_) {
-    file_->print("{},{},{},{},{:.6g},{:.6g}", SampleTime{now, tau}, link_.queue_packets(), link_.queue_bytes(),
-                 c.drops + c.random_losses, util, queue);
+    file_->print("{},{},{},{},{:.6g},{:.6g}", SampleTime{now, tau}, link_.queue_packets(), link_.queue_bytes(), lost,
+                 util, queue);
     if (const net::AqmQueue* q = link_.aqm()) {
       const auto& st = q->stats();
       const uint64_t n = st.dequeued - last_dequeued_;

@@ -655,7 +655,7 @@ TEST_CASE("validate prints the resource estimate and refuses a run past a limit"
   auto r = run_command(kBinary + " validate " + scenario);
   INFO(r.output);
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.output, Catch::Contains("the size of the trace files is estimated at 3.1 GiB, over the trace-bytes "
+  CHECK_THAT(r.output, Catch::Contains("the size of the trace files is estimated at 3.2 GiB, over the trace-bytes "
                                        "limit of 2.0 GiB") &&
                            Catch::Contains("--limit trace-bytes="));
   r = run_command(kBinary + " run " + scenario + " --quiet --out " + (dir / "out").string());
@@ -663,7 +663,7 @@ TEST_CASE("validate prints the resource estimate and refuses a run past a limit"
   CHECK_FALSE(fs::exists(dir / "out" / "summary.json"));
   r = run_command(kBinary + " validate " + scenario + " --limit trace-bytes=4G");
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.output, Catch::Contains("estimate: packets ~") && Catch::Contains("trace files ~3.1 GiB") &&
+  CHECK_THAT(r.output, Catch::Contains("estimate: packets ~") && Catch::Contains("trace files ~3.2 GiB") &&
                            Catch::Contains("memory ~") && Catch::Contains("open files ~"));
   CHECK(run_command(kBinary + " validate " + scenario + " --limit memory=1K --limit trace-bytes=none").exit_code == 1);
   r = run_command(kBinary + " validate " + scenario + " --limit trace-bytes=none --limit packets=1000");

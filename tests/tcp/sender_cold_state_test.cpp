@@ -87,8 +87,9 @@ TEST_CASE("sender cold state: a sender with its switches off is smaller than one
   // the algorithm's timer (five 64-byte events) inline; 984 with its own copy of the
   // TCP settings, which connections with equal settings now share; 888 before the RTT
   // estimator held the timed segment of rtt_every_ack false (16 bytes, 8 of them padding
-  // reused).
-  CHECK(sizeof(tcp::TcpSender) <= 896);
+  // reused); 904 with the smallest RTT sample kept apart from the baseRTT an algorithm may
+  // correct (8 bytes; glibc serves 889-904 bytes from the same 912-byte chunk as 896).
+  CHECK(sizeof(tcp::TcpSender) <= 904);
   // Receiver: 368 with its own copy of the settings; 264 with a vector of free SACK ranges;
   // 256 without, then 264 with the delayed ACK's deadline (a timer left pending instead of
   // cancelled per ACK). Each is allocated on its own, and glibc serves 249-264 bytes from

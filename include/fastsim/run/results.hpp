@@ -82,6 +82,7 @@ struct LinkResult {
   std::vector<double> utilization_samples;  ///< monitored links: one per period
   std::vector<double> queue_samples;        ///< monitored links: mean queue per period
   std::vector<double> max_queue_samples;    ///< monitored links: max queue per period
+  std::vector<double> drop_samples;         ///< monitored links: packets lost per period
 };
 
 struct IntervalResult {
@@ -97,6 +98,7 @@ struct IntervalResult {
   std::optional<double> responsiveness_s;
   std::optional<double> mean_queue_pkts;
   std::optional<double> max_queue_pkts;
+  std::optional<uint64_t> drops;  ///< packets lost at the bottleneck in the interval's periods
   std::vector<double> flow_throughput_bps;                       ///< per flow, same order as `flows`
   std::optional<std::string> newest_flow;                        ///< the one flow that started when the interval began
   std::optional<double> fairness_ratio;                          ///< newest flow against the others

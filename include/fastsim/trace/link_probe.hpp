@@ -19,6 +19,7 @@ struct LinkSamples {
   std::vector<double> utilization;
   std::vector<double> mean_queue_pkts;
   std::vector<double> max_queue_pkts;
+  std::vector<double> drops;  ///< packets lost at the link in the period (queue drops and random losses)
 };
 
 class LinkProbe final : public Probe {
@@ -37,6 +38,7 @@ class LinkProbe final : public Probe {
   net::Link& link_;
   Duration last_busy_;
   double last_area_ = 0;
+  uint64_t last_drops_ = 0;
   uint64_t last_dequeued_ = 0;  // an AQM link: the discipline's counters at the last sample
   double last_sojourn_s_ = 0;
   LinkSamples samples_;
