@@ -22,6 +22,8 @@ namespace {
 constexpr double kFlowRow = 100;  // flows/<id>.csv, plus 10 per algorithm column
 constexpr double kFlowColumn = 10;
 constexpr double kLinkRow = 64;            // links/<id>.csv
+constexpr double kLinkAqmColumns = 40;     // ... an AQM link's aqm_drops, sojourn_s, drop_prob
+constexpr double kLinkMarkColumn = 12;     // ... a marking link's ce_marks
 constexpr double kUdpRow = 60;             // udp/<id>.csv
 constexpr double kArrivalRow = 60;         // arrivals/<id>.csv
 constexpr double kArrivalFlowRow = 70;     // arrivals/<id>-flows.csv
@@ -176,7 +178,7 @@ ResourceEstimate estimate_resources(const config::Scenario& s) {
   memory += (shared_held + (windows > 0 ? std::min(single_held, windows) : single_held)) * kPacketMemory;
   for (const auto& l : s.links) {
     if (l.monitor) {
-      trace += samples * kLinkRow;
+      trace += samples * (kLinkRow + (l.link.aqm ? kLinkAqmColumns : 0) + (l.link.marks_ecn() ? kLinkMarkColumn : 0));
       memory += samples * 4 * sizeof(double);
       files += 1;
     }

@@ -147,6 +147,14 @@ struct Metrics {
   }
 };
 
+/// Whether a null under `name` stands for a missing number: summary.json's fields that hold
+/// text or null (an interval's newest_flow, a prediction's bottleneck and reason) do not.
+bool numeric_null(const std::string& name) {
+  const auto dot = name.rfind('.');
+  const std::string last = dot == std::string::npos ? name : name.substr(dot + 1);
+  return last != "newest_flow" && last != "bottleneck" && last != "reason";
+}
+
 /// The numeric or null scalars of a flow's summary entry, nested ones (algorithm_values) dotted.
 std::vector<std::pair<std::string, std::optional<double>>> flow_metrics(const json& flow) {
   std::vector<std::pair<std::string, json>> all;
@@ -155,7 +163,7 @@ std::vector<std::pair<std::string, std::optional<double>>> flow_metrics(const js
   for (const auto& [name, v] : all) {
     if (v.is_number())
       out.emplace_back(name, v.get<double>());
-    else if (v.is_null())
+    else if (v.is_null() && numeric_null(name))
       out.emplace_back(name, std::nullopt);
   }
   return out;
@@ -271,7 +279,7 @@ CollectResult collect(const fs::path& dir) {
         order.push_back(name);
         if (value.is_number())
           points[key].add(name, value.get<double>(), metric_order, metric_seen);
-        else if (value.is_null())
+        else if (value.is_null() && numeric_null(name))
           points[key].add(name, std::nullopt, metric_order, metric_seen);
       }
       if (summary.contains("flows")) {

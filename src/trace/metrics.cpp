@@ -67,8 +67,10 @@ std::optional<size_t> convergence_periods(const std::vector<double>& samples, do
   if (m == 0)
     return std::nullopt;
   // The rate must stay in the band at least over the interval's last quarter (as the
-  // settling band's final mean): a short tail always agrees with its own mean.
-  const size_t latest = m - std::clamp<size_t>(static_cast<size_t>(std::ceil(static_cast<double>(m) / 4)), 1, m);
+  // settling band's final mean) and at least three periods (all of them when fewer): a
+  // short tail always agrees with its own mean.
+  const size_t tail = std::max<size_t>(static_cast<size_t>(std::ceil(static_cast<double>(m) / 4)), 3);
+  const size_t latest = m - std::min(tail, m);
   std::optional<size_t> first;
   double sum = 0, low = samples[m - 1], high = samples[m - 1];
   for (size_t k = m; k-- > 0;) {

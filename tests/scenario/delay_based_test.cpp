@@ -461,7 +461,8 @@ TEST_CASE("FAST with the Rodriguez baseRTT correction: a newcomer gets its fair 
     // empty path (its smallest sample carries part of the others' standing queue, at most
     // their n alpha packets of 83.2 us: 1040 B at 100 Mb/s; the probe drains some of it),
     // its corrected baseRTT is below any sample and near the true one (n_hat within 0.3 of
-    // n: within 0.3 alpha packets); the first flow, which started alone, corrected nothing.
+    // n: within 0.3 alpha packets); the first flow (no correction configured) reports its
+    // smallest sample as its baseRTT: a guard on the uncorrected path.
     const double packet_s = 1040 * 8 / 100e6;
     CHECK(fixed.newcomer_min_rtt_s > fixed.first_min_rtt_s);
     CHECK(fixed.newcomer_min_rtt_s <= fixed.first_min_rtt_s + n * 50 * packet_s);

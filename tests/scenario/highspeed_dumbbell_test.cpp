@@ -94,9 +94,11 @@ TEST_CASE("After a loss the high-speed senders regain 90 % utilization as their 
   // 6000 gives the earliest possible recovery T = cut instant + the recovery round + that
   // time + 50 ms (sender to bottleneck); a 0.2-s sample passes 0.9 only once the window is
   // above 6000 at its end, and the next sample is above all along, so the measured time
-  // must lie in [T, T + 0.2 + lag], the lag being the per-ACK implementation behind the
-  // per-round rule: 0.4 s (two rounds: CUBIC grows towards W(t + RTT) from the first ACK
-  // after recovery; CTCP's dwnd skips the round after recovery and steps once per round).
+  // must lie in [T, T + 0.2 + lag]. The lag is 0 for STCP, Illinois and HSTCP; for CTCP two
+  // rounds, 0.4 s (dwnd skips the round after recovery and steps at the end of each round);
+  // for CUBIC it is measured, not derived: 0.37 s behind a curve started when recovery
+  // ends (its network test follows W(t) within 0.5 % from the epoch start, so the gap is
+  // in when the epoch starts here), allowed 0.4 s.
   const double rtt = 0.2;
   const double target = 0.9 * 400e6 * rtt / 12000;
   const double horizon = 40;

@@ -72,6 +72,8 @@ TEST_CASE("a local sweep runs the grid, and collect tabulates it", "[cli][sweep]
   // The columns of earlier versions keep their places; then the numeric parameter, then nulls.
   CHECK_THAT(agg, Catch::StartsWith("/flows/0/rtt,metric,n,mean,sd,ci95_low,ci95_high,flows.0.rtt_s,nulls\n"));
   CHECK_THAT(agg, Catch::Contains("20ms,links.bottleneck.utilization,2,"));
+  // Text fields that may be null are not metrics: no row (newest_flow is null in interval 0).
+  CHECK(agg.find("newest_flow") == std::string::npos);
   // A second sweep into the same folder needs --resume; with it, nothing is left to do.
   CHECK(run_command(kBinary + " sweep " + spec + " --out " + (dir / "out").string() + " --quiet").exit_code == 2);
   const auto again = run_command(kBinary + " sweep " + spec + " --out " + (dir / "out").string() + " --resume");

@@ -78,6 +78,13 @@ TEST_CASE("convergence is the first period after which the rate stays in the ban
     saw.push_back(70 + 6.0 * (i % 10));
   CHECK_FALSE(convergence_periods(saw, 0.1).has_value());
   CHECK(*convergence_periods(saw, 0.5) == 0);
+  // Short intervals: the band must hold over at least three periods (all of them when
+  // fewer), so neither a two-period sawtooth nor a jump converges on its last sample alone.
+  CHECK_FALSE(convergence_periods({10, 1, 10, 1}, 0.1).has_value());
+  CHECK_FALSE(convergence_periods({1, 10}, 0.1).has_value());
+  CHECK_FALSE(convergence_periods({0, 100, 100}, 0.1).has_value());
+  CHECK(*convergence_periods({0, 100, 100, 100}, 0.1) == 1);
+  CHECK(*convergence_periods({100}, 0.1) == 0);
 }
 
 TEST_CASE("a flow that starts after the run has no interval (found by fuzz_run under ASan)", "[metrics]") {

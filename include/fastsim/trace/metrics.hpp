@@ -26,8 +26,8 @@ std::optional<double> fairness_ratio(double newest, const std::vector<double>& e
 
 /// Convergence: the first period k from which every sample stays within `tolerance`
 /// (relative) of the mean of the samples from k on (the rate averaged over the rest of the
-/// interval), k no later than the start of the last quarter (ceil(m / 4) samples);
-/// nullopt if no such k.
+/// interval), k no later than the start of the last max(ceil(m / 4), 3) samples (k = 0
+/// when m <= 3); nullopt if no such k.
 std::optional<size_t> convergence_periods(const std::vector<double>& samples, double tolerance = 0.1);
 
 /// The band and reference of settling_periods() (docs/metrics.md, window and queue convergence).
