@@ -92,13 +92,12 @@ TEST_CASE("After a loss the high-speed senders regain 90 % utilization as their 
   // queue is empty below the BDP, so the link carries cwnd / RTT). Each algorithm's cut is
   // checked against its rule, then the time its increase rule needs from the cut window to
   // 6000 gives the earliest possible recovery T = cut instant + the recovery round + that
-  // time + 50 ms (sender to bottleneck); a 0.2-s sample passes 0.9 only once the window is
-  // above 6000 at its end, and the next sample is above all along, so the measured time
-  // must lie in [T, T + 0.2 + lag]. The lag is 0 for STCP, Illinois and HSTCP; for CTCP two
-  // rounds, 0.4 s (dwnd skips the round after recovery and steps at the end of each round);
-  // for CUBIC it is measured, not derived: 0.37 s behind a curve started when recovery
-  // ends (its network test follows W(t) within 0.5 % from the epoch start, so the gap is
-  // in when the epoch starts here), allowed 0.4 s.
+  // time + 50 ms (sender to bottleneck). The 0.2-s sample in which the window crosses 6000
+  // may average 0.9 or not, the next one is above all along, so the measured time (the end of
+  // the first sample at or above 0.9) lies in [T, T + 0.4 + lag]; the lag is 0 but for
+  // CTCP, two rounds (0.4 s: dwnd skips the round after recovery and steps at the end of
+  // each round). CUBIC, traced: recovery ends at 3.36 s, cwnd 5992 at 8.6 s against
+  // W = 6002 from the curve started then, crossing 6000 at ~8.62 s, 5.67 s after the loss.
   const double rtt = 0.2;
   const double target = 0.9 * 400e6 * rtt / 12000;
   const double horizon = 40;
@@ -152,9 +151,9 @@ TEST_CASE("After a loss the high-speed senders regain 90 % utilization as their 
   for (const auto& [algo, rule] : rules) {
     const Recovery got = recovery_after_loss(algo, horizon);
     const Expectation e = rule(got.window_before);
-    const double lag = (algo == "cubic" || algo == "ctcp") ? 0.4 : 0;
+    const double lag = algo == "ctcp" ? 0.4 : 0;
     const double earliest = algo == "stcp" ? 0.6 : got.cut_s + rtt + e.earliest_s + 0.05;
-    const double latest = algo == "stcp" ? 0.6 : got.cut_s + rtt + e.latest_s + 0.05 + 0.2 + lag;
+    const double latest = algo == "stcp" ? 0.6 : got.cut_s + rtt + e.latest_s + 0.05 + 0.4 + lag;
     WARN(algo << ": window " << got.window_before << " -> " << got.window_after << " (rule " << e.cut
               << "), 90 % utilization " << got.time_s << " s after the loss, predicted [" << earliest << ", "
               << latest << "] s");
