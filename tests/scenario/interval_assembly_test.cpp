@@ -14,6 +14,7 @@
 #include "../support/helpers.hpp"
 
 using namespace fastsim;
+using fastsim::testing::mean_of;
 using fastsim::testing::scenario_from;
 
 namespace {
@@ -26,13 +27,6 @@ std::string scenario(const std::string& warmup) {
                                  "access": {"rate": "1Gbps", "buffer": "10000pkt"}}},
     "flows": [{"id": "a", "algorithm": "reno", "rtt": "40ms"},
               {"id": "b", "algorithm": "reno", "rtt": "40ms", "start": "20.5s", "stop": "40.3s"}]})";
-}
-
-double mean_of(const std::vector<double>& s, size_t first, size_t end) {
-  double sum = 0;
-  for (size_t k = first; k < end; ++k)
-    sum += s[k];
-  return sum / static_cast<double>(end - first);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "fastsim/core/size_distribution.hpp"
 
 using namespace fastsim;
+using fastsim::testing::mean_of;
 using fastsim::testing::scenario_from;
 
 namespace {
@@ -25,13 +26,6 @@ std::string dumbbell(const std::string& bottleneck, const std::string& duration,
   return R"({"name": "traffic", "seed": 1, "duration": ")" + duration +
          R"(", "topology": {"dumbbell": {"bottleneck": )" + bottleneck +
          R"(, "access": {"rate": "10Gbps", "buffer": "100000pkt"}}}, )" + body + "}";
-}
-
-double mean_of(const std::vector<double>& v, size_t from, size_t to) {
-  double s = 0;
-  for (size_t i = from; i < to; ++i)
-    s += v[i];
-  return s / static_cast<double>(to - from);
 }
 
 }  // namespace

@@ -36,6 +36,14 @@ inline std::string dumbbell_json(const std::string& rate, const std::string& del
          flows + "}";
 }
 
+/// The mean of v[from], ..., v[to - 1] (per-period samples over a range of periods).
+inline double mean_of(const std::vector<double>& v, size_t from, size_t to) {
+  double s = 0;
+  for (size_t i = from; i < to; ++i)
+    s += v[i];
+  return s / static_cast<double>(to - from);
+}
+
 /// The whole content of a file ("" if it cannot be read).
 inline std::string read_file(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
