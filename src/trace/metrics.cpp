@@ -88,8 +88,12 @@ std::optional<size_t> settling_periods(const std::vector<double>& samples, const
   const size_t m = samples.size();
   if (m == 0)
     return std::nullopt;
-  const auto tail =
-      std::clamp<size_t>(static_cast<size_t>(std::ceil(band.final_fraction * static_cast<double>(m))), 1, m);
+  // The final mean is over the last quarter, at least three samples (all of them when fewer),
+  // and the band must hold over all of it: otherwise a tail of one sample agrees with itself
+  // (with m <= 4 everything "settled" on the last period) and a sawtooth whose last sample
+  // happened to lie in the band "settled" there.
+  const auto quarter = static_cast<size_t>(std::ceil(band.final_fraction * static_cast<double>(m)));
+  const size_t tail = std::min(std::max<size_t>(quarter, 3), m);
   double final_mean = 0;
   for (size_t k = m - tail; k < m; ++k)
     final_mean += samples[k];
@@ -98,7 +102,7 @@ std::optional<size_t> settling_periods(const std::vector<double>& samples, const
   size_t k = m;
   while (k > 0 && std::fabs(samples[k - 1] - final_mean) <= half_width)
     --k;
-  if (k == m)
+  if (k > m - tail)
     return std::nullopt;
   return k;
 }

@@ -244,7 +244,14 @@ TEST_CASE("window/queue convergence: the band is 2 % or 3 packets around the mea
     saw.push_back(50 + (k % 10) * 5);
   CHECK_FALSE(settling_periods(saw).has_value());
   CHECK_FALSE(settling_periods({}).has_value());
+  // The final mean is over at least three samples, and the band must hold over all of them.
+  CHECK_FALSE(settling_periods({0, 4, 10, 10}).has_value());  // final mean 8: 4 is outside
+  CHECK(*settling_periods({0, 9, 10, 10}) == 1);              // final mean 9.67: 9, 10, 10 inside, 0 not
+  CHECK_FALSE(settling_periods({0, 100}).has_value());        // a one-sample tail no longer agrees with itself
+  CHECK(*settling_periods({0, 0, 0, 0, 0, 100, 100, 100}) == 5);  // settles exactly at the tail's start
+  // A sawtooth whose last sample lies on the final mean does not settle on that sample.
+  CHECK_FALSE(settling_periods({100, 0, 100, 0, 100, 0, 100, 0, 50}).has_value());
   // The final-mean fraction: with 1.0 the mean of all (the goodput-style reference).
-  CHECK(*settling_periods({0, 4, 10, 10}) == 2);  // last sample: final mean 10, 4 is outside
-  CHECK_FALSE(settling_periods({0, 4, 10, 10}, SettlingBand{0.02, 3, 1.0}).has_value());  // mean 6: 10 is outside
+  CHECK_FALSE(settling_periods({0, 9, 10, 10}, SettlingBand{0.02, 3, 1.0}).has_value());  // mean 7.25: 0 is outside
+  CHECK(*settling_periods({8, 9, 10, 10}, SettlingBand{0.02, 3, 1.0}) == 0);              // mean 9.25: all inside
 }

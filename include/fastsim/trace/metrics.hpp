@@ -34,13 +34,13 @@ std::optional<size_t> convergence_periods(const std::vector<double>& samples, do
 struct SettlingBand {
   double relative = 0.02;        ///< half-width as a fraction of the final mean ...
   double absolute = 3;           ///< ... or this many packets, whichever is larger
-  double final_fraction = 0.25;  ///< the final mean is over this last fraction of the samples (at least one)
+  double final_fraction = 0.25;  ///< the final mean is over this last fraction of the samples (at least three)
 };
 
 /// Convergence of a level (a window, a queue): the first index k from which every sample
-/// lies within max(relative * |f|, absolute) of the final mean f (the mean of the last
-/// ceil(final_fraction * m) of the m samples); nullopt if there are no samples or the last
-/// one lies outside the band.
+/// lies within max(relative * |f|, absolute) of the final mean f, the mean of the last
+/// t = max(ceil(final_fraction * m), 3) of the m samples (t = m when m <= 3); nullopt if
+/// there are no samples or one of those last t lies outside the band (k <= m - t).
 std::optional<size_t> settling_periods(const std::vector<double>& samples, const SettlingBand& band = {});
 
 /// A flow's activity span, seconds.
