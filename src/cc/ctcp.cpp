@@ -27,6 +27,8 @@ std::vector<ParamSpec> Compound::param_specs() {
                    "gamma auto-tuning (draft section 5): at each loss gamma moves towards 3/4 of the loss window's "
                    "backlog, within [5, 30]"),
       {"tube_lambda", 0.8, 0.01, 1, "weight", "TUBE: weight of the new sample in gamma's moving average"},
+      {"low_window", 0, 0, 1e6, "packets",
+       "below this window dwnd is 0 and not updated: CTCP is Reno (0: never; L. Andrew's Linux CTCP 1.1+: 38)"},
   };
 }
 
@@ -37,7 +39,8 @@ Compound::Compound(const ParamValues& p)
       gamma_(p.get("gamma")),
       zeta_(p.get("zeta")),
       tube_(p.choice("tube") == "on"),
-      tube_lambda_(p.get("tube_lambda")) {}
+      tube_lambda_(p.get("tube_lambda")),
+      low_window_(p.get("low_window")) {}
 
 void Compound::update_dwnd(const FlowView& flow, const Window& w) {
   const double window = round_window_;
@@ -46,6 +49,11 @@ void Compound::update_dwnd(const FlowView& flow, const Window& w) {
   round_wnd_ = w.cwnd_pkts - dwnd_;
   if (flow.state != CaState::kOpen) {
     skip_round_ = true;  // the round after recovery straddles it
+    return;
+  }
+  if (w.cwnd_pkts < low_window_) {
+    dwnd_ = 0;  // a small window: Reno alone, and no diff_reno either (as the Linux module)
+    skip_round_ = false;
     return;
   }
   if (skip_round_) {

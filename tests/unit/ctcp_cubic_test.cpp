@@ -117,6 +117,47 @@ TEST_CASE("CTCP parameters move the response in the documented direction", "[cc]
   CHECK(after_loss(0.3) > after_loss(0.5));
 }
 
+TEST_CASE("CTCP low_window: below it dwnd is 0 and the window grows like Reno", "[cc][ctcp]") {
+  const std::map<std::string, double> low{{"low_window", 38}};
+  // w = 30 < 38: five rounds exactly as Reno's (about one packet each), no dwnd; without
+  // the switch dwnd grows by alpha 30^0.75 - 1 = 0.60 per round.
+  CcDriver below = ctcp_at(30, low);
+  CcDriver reno("reno");
+  reno.w = {30, 1};
+  for (int round = 0; round < 5; ++round) {
+    below.round_trip(kBase);
+    reno.round_trip(kBase);
+  }
+  CHECK(below.w.cwnd_pkts == Approx(reno.w.cwnd_pkts).epsilon(1e-12));
+  CHECK(below.w.cwnd_pkts > 34.5);
+  CHECK(compound(below).dwnd() == 0);
+  // (The round's window is between w and w + 2: ctcp_at's first round has already grown wnd.)
+  auto dwnd_step = [](double w) { return 0.125 * std::pow(w, 0.75) - 1; };
+  CcDriver off = ctcp_at(30);
+  off.round_trip(kBase);
+  CHECK(compound(off).dwnd() >= dwnd_step(30));
+  CHECK(compound(off).dwnd() <= dwnd_step(32));
+  // w = 50 >= 38: the delay window works as usual.
+  CcDriver above = ctcp_at(50, low);
+  above.round_trip(kBase);
+  CHECK(compound(above).dwnd() >= dwnd_step(50));
+  CHECK(compound(above).dwnd() <= dwnd_step(52));
+  // A loss that leaves the window below 38 with some dwnd: dwnd is dropped at the next
+  // round end, and the window is the loss window alone.
+  CcDriver cut = ctcp_at(60, low);
+  cut.round_trips(4, kBase);
+  const double dwnd = compound(cut).dwnd();
+  const double wnd = cut.w.cwnd_pkts - dwnd;
+  REQUIRE(dwnd > 5);
+  const double total = cut.loss().cwnd_pkts;  // wnd / 2 + (w / 2 - wnd / 2) = w / 2 < 38
+  REQUIRE(total < 38);
+  REQUIRE(compound(cut).dwnd() > 0);
+  cut.w.cwnd_pkts = total;
+  cut.round_trip(kBase);
+  CHECK(compound(cut).dwnd() == 0);
+  CHECK(cut.w.cwnd_pkts == Approx(wnd / 2 + 1).epsilon(0.01));
+}
+
 TEST_CASE("CTCP timeout empties dwnd and restarts from one packet", "[cc][ctcp]") {
   CcDriver d = ctcp_at(1000);
   d.round_trips(4, kBase);

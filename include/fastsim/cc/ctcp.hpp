@@ -24,8 +24,12 @@
 //   the draft's text uses srtt); at a loss (fast retransmit or timeout), if a diff_reno
 //   was taken since the previous loss: gamma = (1 - lambda) gamma + lambda 3/4 diff_reno,
 //   clamped to [5, 30] packets (the draft's gamma_low, gamma_high), and diff_reno becomes
-//   invalid. The draft leaves lambda open: parameter tube_lambda, default 0.8. The
+//   invalid. The draft leaves lambda open: parameter tube_lambda, default 0.8 (ns-3's;
+//   L. Andrew's Linux re-implementation used 1/2, then 1/4 from its release 1.1). The
 //   initial gamma is parameter gamma (the draft: 30).
+// - Parameter low_window (default 0: off): at a round end with w below it, dwnd = 0 and
+//   neither dwnd nor diff_reno is updated, so CTCP is Reno there (the Linux module's
+//   LOW_WINDOW, 38 from its release 1.1).
 #pragma once
 
 #include <optional>
@@ -57,6 +61,7 @@ class Compound final : public CongestionControl {
   double alpha_, beta_, k_, gamma_, zeta_;
   bool tube_;
   double tube_lambda_;
+  double low_window_;
   std::optional<double> diff_reno_;
   double dwnd_ = 0;
   double wnd_ = 0;           // for the trace
