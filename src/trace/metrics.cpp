@@ -62,14 +62,19 @@ std::optional<double> fairness_ratio(double newest, const std::vector<double>& e
   return static_cast<double>(existing.size()) * newest / sum;
 }
 
+size_t settled_tail(size_t m, double fraction) {
+  const auto share = static_cast<size_t>(std::ceil(fraction * static_cast<double>(m)));
+  return std::min(std::max<size_t>(share, 3), m);
+}
+
 std::optional<size_t> convergence_periods(const std::vector<double>& samples, double tolerance) {
   const size_t m = samples.size();
   if (m == 0)
     return std::nullopt;
-  // The rate must stay in the band at least over the interval's last quarter (as the
-  // settling band's final mean) and at least three periods (all of them when fewer): a
-  // short tail always agrees with its own mean.
-  const size_t tail = std::max<size_t>(static_cast<size_t>(std::ceil(static_cast<double>(m) / 4)), 3);
+  // The rate must stay in the band at least over the interval's last tenth and three
+  // periods (all of them when fewer), the settled tail of settling_periods(): a short
+  // tail always agrees with its own mean.
+  const size_t tail = settled_tail(m, kSettledTailFraction);
   const size_t latest = m - std::min(tail, m);
   std::optional<size_t> first;
   double sum = 0, low = samples[m - 1], high = samples[m - 1];
@@ -88,12 +93,11 @@ std::optional<size_t> settling_periods(const std::vector<double>& samples, const
   const size_t m = samples.size();
   if (m == 0)
     return std::nullopt;
-  // The final mean is over the last quarter, at least three samples (all of them when fewer),
+  // The final mean is over the last tenth, at least three samples (all of them when fewer),
   // and the band must hold over all of it: otherwise a tail of one sample agrees with itself
   // (with m <= 4 everything "settled" on the last period) and a sawtooth whose last sample
   // happened to lie in the band "settled" there.
-  const auto quarter = static_cast<size_t>(std::ceil(band.final_fraction * static_cast<double>(m)));
-  const size_t tail = std::min(std::max<size_t>(quarter, 3), m);
+  const size_t tail = settled_tail(m, band.final_fraction);
   double final_mean = 0;
   for (size_t k = m - tail; k < m; ++k)
     final_mean += samples[k];

@@ -24,23 +24,30 @@ size_t responsiveness_periods(const std::vector<double>& samples, double toleran
 /// 1 is fair. nullopt without existing flows or if they carried nothing.
 std::optional<double> fairness_ratio(double newest, const std::vector<double>& existing);
 
+/// The share of an interval a level or rate must be seen settled over, at least: the last
+/// tenth (a convergence later than 90 % of the interval is not measured).
+inline constexpr double kSettledTailFraction = 0.1;
+
+/// The settled tail of m samples: max(ceil(fraction * m), 3), and m when m <= 3.
+size_t settled_tail(size_t m, double fraction);
+
 /// Convergence: the first period k from which every sample stays within `tolerance`
 /// (relative) of the mean of the samples from k on (the rate averaged over the rest of the
-/// interval), k no later than the start of the last max(ceil(m / 4), 3) samples (k = 0
-/// when m <= 3); nullopt if no such k.
+/// interval), k no later than the start of the last settled_tail(m, kSettledTailFraction)
+/// samples (k = 0 when m <= 3); nullopt if no such k.
 std::optional<size_t> convergence_periods(const std::vector<double>& samples, double tolerance = 0.1);
 
 /// The band and reference of settling_periods() (docs/metrics.md, window and queue convergence).
 struct SettlingBand {
   double relative = 0.02;        ///< half-width as a fraction of the final mean ...
   double absolute = 3;           ///< ... or this many packets, whichever is larger
-  double final_fraction = 0.25;  ///< the final mean is over this last fraction of the samples (at least three)
+  double final_fraction = kSettledTailFraction;  ///< the final mean is over this last fraction (>= 3 samples)
 };
 
 /// Convergence of a level (a window, a queue): the first index k from which every sample
 /// lies within max(relative * |f|, absolute) of the final mean f, the mean of the last
-/// t = max(ceil(final_fraction * m), 3) of the m samples (t = m when m <= 3); nullopt if
-/// there are no samples or one of those last t lies outside the band (k <= m - t).
+/// t = settled_tail(m, final_fraction) samples; nullopt if there are no samples or one of
+/// those last t lies outside the band (k <= m - t).
 std::optional<size_t> settling_periods(const std::vector<double>& samples, const SettlingBand& band = {});
 
 /// A flow's activity span, seconds.
