@@ -282,5 +282,44 @@ class PlotSweepTest(unittest.TestCase):
         self.assertIn("no run has this value; /flows/0/algorithm takes cubic, reno", bad.stderr)
 
 
+class ReproduceMeanQueueTest(unittest.TestCase):
+    """tools/reproduce's mean-queue rows read the link trace's mean_queue_pkts (the exact
+    per-period averages); a run folder written by a fastsim without that column is named,
+    with what to do, instead of failing with a KeyError."""
+
+    @classmethod
+    def setUpClass(cls):
+        import importlib.machinery
+        import importlib.util
+        loader = importlib.machinery.SourceFileLoader("reproduce_tool", os.path.join(TOOLS, "reproduce"))
+        spec = importlib.util.spec_from_loader("reproduce_tool", loader)
+        cls.tool = importlib.util.module_from_spec(spec)
+        loader.exec_module(cls.tool)
+
+    def run_folder(self, header, rows):
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        os.makedirs(os.path.join(tmp.name, "links"))
+        with open(os.path.join(tmp.name, "summary.json"), "w") as f:
+            json.dump({"bottleneck": "b"}, f)
+        with open(os.path.join(tmp.name, "links", "b.csv"), "w") as f:
+            f.write(header + "\n" + "".join(r + "\n" for r in rows))
+        return self.tool.Run(tmp.name), tmp.name
+
+    def test_mean_of_the_period_means_in_the_window(self):
+        run, _ = self.run_folder("time_s,queue_pkts,mean_queue_pkts",
+                                 ["1.0,9,4.0", "2.0,0,6.0", "3.0,5,8.0", "4.0,1,100.0"])
+        # (1, 3]: the periods ending at 2 s and 3 s, whatever the instantaneous queue says
+        self.assertAlmostEqual(self.tool.x_window_mean_queue(run, {"t0": 1.0, "t1": 3.0}), 7.0)
+
+    def test_a_trace_without_the_column_is_named(self):
+        run, folder = self.run_folder("time_s,queue_pkts", ["1.0,9", "2.0,0"])
+        with self.assertRaises(SystemExit) as e:
+            self.tool.x_window_mean_queue(run, {"t0": 0.0, "t1": 2.0})
+        self.assertIn(folder, str(e.exception.code))
+        self.assertIn("no mean_queue_pkts column", str(e.exception.code))
+        self.assertIn("rerun it", str(e.exception.code))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 
 #include "../support/helpers.hpp"
@@ -302,6 +303,70 @@ TEST_CASE("the trace-bytes estimate covers the packet trace of small packets", "
   CHECK(estimate.trace_bytes >= written);
   CHECK(estimate.trace_bytes <= 4 * written);
   fs::remove_all(out.parent_path());
+}
+
+TEST_CASE("the trace-bytes estimate covers the AQM and ECN columns of link traces", "[outputs][limits]") {
+  // The same run with a drop-tail, a CoDel and a step-marking bottleneck: the estimate's
+  // extra bytes for the extra columns (aqm_drops, sojourn_s, drop_prob; ce_marks) cover
+  // what the bottleneck's trace really gains, and the whole estimate covers the outputs.
+  const auto text = [](const std::string& queue) {
+    return R"({"name": "columns", "seed": 3, "duration": "6s", "sample_interval": "0.05s",
+      "topology": {"dumbbell": {"bottleneck": {"rate": "20Mbps", "delay": "5ms", "buffer": "100pkt")" +
+           queue + R"(}, "access": {"rate": "1Gbps", "buffer": "1000pkt"}}},
+      "defaults": {"stack": "linux", "ecn": true},
+      "flows": [{"id": "a", "rtt": "20ms"}, {"id": "b", "rtt": "40ms"}]})";
+  };
+  struct Variant {
+    std::string name, queue;
+  };
+  const Variant variants[] = {{"plain", ""},
+                              {"codel", R"(, "queue": {"discipline": "codel"})"},
+                              {"marking", R"(, "marking": {"threshold_pkts": 20})"}};
+  // Bytes of the bottleneck trace's columns after the first `common` ones (with their commas).
+  const auto extra_column_bytes = [](const fs::path& csv, size_t common) {
+    std::ifstream in(csv);
+    std::string line;
+    double bytes = 0;
+    while (std::getline(in, line)) {
+      size_t pos = 0;
+      for (size_t i = 0; i < common && pos != std::string::npos; ++i)
+        pos = line.find(',', pos + (i == 0 ? 0 : 1));
+      if (pos != std::string::npos)
+        bytes += static_cast<double>(line.size() - pos);
+    }
+    return bytes;
+  };
+  std::map<std::string, std::pair<double, double>> seen;  // estimate, bytes of the extra columns
+  size_t common = 0;
+  for (const auto& v : variants) {
+    const auto estimate = fastsim::run::estimate_resources(fastsim::testing::scenario_from(text(v.queue)));
+    const fs::path out = run_to("columns-" + v.name, text(v.queue));
+    uintmax_t written = 0;
+    for (const auto& e : fs::recursive_directory_iterator(out)) {
+      if (e.is_regular_file() && e.path().filename() != "summary.json")
+        written += e.file_size();
+    }
+    INFO(v.name << ": estimate " << estimate.trace_bytes << ", written " << written);
+    CHECK(estimate.trace_bytes >= static_cast<double>(written));
+    CHECK(estimate.trace_bytes <= 4.0 * static_cast<double>(written));
+    const fs::path csv = out / "links" / "bottleneck.csv";
+    if (v.name == "plain") {
+      std::ifstream in(csv);
+      std::string header;
+      std::getline(in, header);
+      common = static_cast<size_t>(std::count(header.begin(), header.end(), ',')) + 1;
+    }
+    seen[v.name] = {estimate.trace_bytes, extra_column_bytes(csv, common)};
+    fs::remove_all(out.parent_path());
+  }
+  for (const std::string name : {"codel", "marking"}) {
+    const double estimated_extra = seen[name].first - seen["plain"].first;
+    const double real_extra = seen[name].second;
+    INFO(name << ": estimated extra " << estimated_extra << " bytes, the trace gained " << real_extra);
+    CHECK(real_extra > 0);
+    CHECK(estimated_extra >= real_extra);
+    CHECK(estimated_extra <= 4 * real_extra);
+  }
 }
 
 TEST_CASE("packet traces agree with the counters of RED and dummynet links, with UDP traffic",
