@@ -64,40 +64,55 @@ std::optional<double> fairness_ratio(double newest, const std::vector<double>& e
 
 size_t settled_tail(size_t m, double fraction) {
   const auto share = static_cast<size_t>(std::ceil(fraction * static_cast<double>(m)));
-  return std::min(std::max<size_t>(share, 3), m);
+  return std::max<size_t>(share, kMinSettledPeriods);
 }
+
+namespace {
+/// The longest run of consecutive samples among the first `end` that lie in [low, high].
+size_t longest_stay(const std::vector<double>& samples, size_t end, double low, double high) {
+  size_t longest = 0, run = 0;
+  for (size_t k = 0; k < end; ++k) {
+    run = samples[k] >= low && samples[k] <= high ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return longest;
+}
+}  // namespace
 
 std::optional<size_t> convergence_periods(const std::vector<double>& samples, double tolerance) {
   const size_t m = samples.size();
-  if (m == 0)
+  if (m < kMinSettledPeriods)
     return std::nullopt;
-  // The rate must stay in the band at least over the interval's last tenth and three
-  // periods (all of them when fewer), the settled tail of settling_periods(): a short
-  // tail always agrees with its own mean.
-  const size_t tail = settled_tail(m, kSettledTailFraction);
-  const size_t latest = m - std::min(tail, m);
+  // The rate must stay in the band at least over the settled tail (the interval's last
+  // tenth and three periods): a short tail always agrees with its own mean.
+  const size_t latest = m - std::min(settled_tail(m, kSettledTailFraction), m);
   std::optional<size_t> first;
+  double first_mean = 0;
   double sum = 0, low = samples[m - 1], high = samples[m - 1];
   for (size_t k = m; k-- > 0;) {
     sum += samples[k];
     low = std::min(low, samples[k]);
     high = std::max(high, samples[k]);
     const double mean = sum / static_cast<double>(m - k);
-    if (k <= latest && mean > 0 && high - mean <= tolerance * mean && mean - low <= tolerance * mean)
+    if (k <= latest && mean > 0 && high - mean <= tolerance * mean && mean - low <= tolerance * mean) {
       first = k;
+      first_mean = mean;
+    }
   }
+  // ... and outlast every earlier stay in the same band (a periodic rate visits it once per cycle).
+  if (first && longest_stay(samples, *first, first_mean * (1 - tolerance), first_mean * (1 + tolerance)) >= m - *first)
+    return std::nullopt;
   return first;
 }
 
 std::optional<size_t> settling_periods(const std::vector<double>& samples, const SettlingBand& band) {
   const size_t m = samples.size();
-  if (m == 0)
-    return std::nullopt;
-  // The final mean is over the last tenth, at least three samples (all of them when fewer),
-  // and the band must hold over all of it: otherwise a tail of one sample agrees with itself
-  // (with m <= 4 everything "settled" on the last period) and a sawtooth whose last sample
-  // happened to lie in the band "settled" there.
   const size_t tail = settled_tail(m, band.final_fraction);
+  if (m < tail)
+    return std::nullopt;  // fewer than three periods: too short to tell
+  // The final mean is over the settled tail, and the band must hold over all of it:
+  // otherwise a tail of one sample agrees with itself and a sawtooth whose last sample
+  // happened to lie in the band "settled" there.
   double final_mean = 0;
   for (size_t k = m - tail; k < m; ++k)
     final_mean += samples[k];
@@ -107,6 +122,10 @@ std::optional<size_t> settling_periods(const std::vector<double>& samples, const
   while (k > 0 && std::fabs(samples[k - 1] - final_mean) <= half_width)
     --k;
   if (k > m - tail)
+    return std::nullopt;
+  // The stay must outlast every earlier one in the band: a sawtooth whose flat part covers
+  // the tail (CUBIC near W_max) has stayed as long in the band once per cycle before.
+  if (longest_stay(samples, k, final_mean - half_width, final_mean + half_width) >= m - k)
     return std::nullopt;
   return k;
 }

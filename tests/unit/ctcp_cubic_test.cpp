@@ -156,6 +156,15 @@ TEST_CASE("CTCP low_window: below it dwnd is 0 and the window grows like Reno", 
   cut.round_trip(kBase);
   CHECK(compound(cut).dwnd() == 0);
   CHECK(cut.w.cwnd_pkts == Approx(wnd / 2 + 1).epsilon(0.01));
+  // TUBE takes no diff_reno below low_window (as the Linux module), one above it.
+  for (const double w : {30.0, 50.0}) {
+    CcDriver tube("ctcp", low, {{"tube", "on"}});
+    tube.w = {w, 1};
+    tube.round_trip(kBase);
+    tube.w.cwnd_pkts = w;
+    tube.round_trips(2, kBase);
+    CHECK(compound(tube).diff_reno().has_value() == (w > 38));
+  }
 }
 
 TEST_CASE("CTCP timeout empties dwnd and restarts from one packet", "[cc][ctcp]") {

@@ -92,7 +92,19 @@ TEST_CASE("convergence is the first period after which the rate stays in the ban
   CHECK_FALSE(convergence_periods({1, 10}, 0.1).has_value());
   CHECK_FALSE(convergence_periods({0, 100, 100}, 0.1).has_value());
   CHECK(*convergence_periods({0, 100, 100, 100}, 0.1) == 1);
-  CHECK(*convergence_periods({100}, 0.1) == 0);
+  CHECK_FALSE(convergence_periods({100}, 0.1).has_value());  // fewer than three periods: too short to tell
+  CHECK_FALSE(convergence_periods({100, 100}, 0.1).has_value());
+  // The stay must outlast every earlier stay in the band: a rate that was at this level for
+  // longer before, left and came back cannot be told from one that visits it every cycle.
+  const auto steps = [](std::initializer_list<std::pair<int, double>> runs) {
+    std::vector<double> v;
+    for (const auto& [n, level] : runs)
+      v.insert(v.end(), static_cast<size_t>(n), level);
+    return v;
+  };
+  CHECK(*convergence_periods(steps({{2, 100}, {3, 50}, {15, 100}}), 0.1) == 5);
+  CHECK_FALSE(convergence_periods(steps({{10, 100}, {5, 50}, {5, 100}}), 0.1).has_value());
+  CHECK_FALSE(convergence_periods(steps({{5, 100}, {5, 50}, {5, 100}}), 0.1).has_value());  // as long: not longer
 }
 
 TEST_CASE("a flow that starts after the run has no interval (found by fuzz_run under ASan)", "[metrics]") {
@@ -264,10 +276,31 @@ TEST_CASE("window/queue convergence: the band is 2 % or 3 packets around the mea
   CHECK_FALSE(settling_periods(too_late).has_value());
   CHECK_FALSE(settling_periods({0, 4, 10, 10}).has_value());  // final mean 8: 4 is outside
   CHECK(*settling_periods({0, 9, 10, 10}) == 1);              // final mean 9.67: 9, 10, 10 inside, 0 not
-  CHECK_FALSE(settling_periods({0, 100}).has_value());        // a one-sample tail no longer agrees with itself
+  CHECK_FALSE(settling_periods({0, 100}).has_value());        // fewer than three periods: too short to tell
+  CHECK_FALSE(settling_periods({5, 5}).has_value());
   CHECK(*settling_periods({0, 0, 0, 0, 0, 100, 100, 100}) == 5);  // settles exactly at the tail's start
   // A sawtooth whose last sample lies on the final mean does not settle on that sample.
   CHECK_FALSE(settling_periods({100, 0, 100, 0, 100, 0, 100, 0, 50}).has_value());
+  // A slow sawtooth whose flat top covers the tail (CUBIC near W_max): 4 cycles of 30
+  // periods rising 500 -> 597 and 20 flat at 600. The last 20 are flat, but every earlier
+  // top stayed in the band as long: a recurring visit, not a settled level.
+  std::vector<double> cubic_like;
+  for (int cycle = 0; cycle < 4; ++cycle) {
+    for (int k = 0; k < 30; ++k)
+      cubic_like.push_back(500 + 100.0 * k / 30);
+    cubic_like.insert(cubic_like.end(), 20, 600.0);
+  }
+  CHECK_FALSE(settling_periods(cubic_like).has_value());
+  CHECK_FALSE(settling_periods(std::vector<double>(cubic_like.begin(), cubic_like.end() - 5)).has_value());
+  // The same window after a late, brief visit to its final level is settled: the final stay
+  // outlasts the earlier one (2 periods against 15).
+  std::vector<double> visit{600, 600, 500, 500, 500};
+  visit.insert(visit.end(), 15, 600.0);
+  CHECK(*settling_periods(visit) == 5);
+  std::vector<double> back(10, 600.0);  // 10 at the level, 5 away, 5 back: as likely a cycle
+  back.insert(back.end(), 5, 500.0);
+  back.insert(back.end(), 5, 600.0);
+  CHECK_FALSE(settling_periods(back).has_value());
   // The final-mean fraction: with 1.0 the mean of all (the goodput-style reference).
   CHECK_FALSE(settling_periods({0, 9, 10, 10}, SettlingBand{0.02, 3, 1.0}).has_value());  // mean 7.25: 0 is outside
   CHECK(*settling_periods({8, 9, 10, 10}, SettlingBand{0.02, 3, 1.0}) == 0);              // mean 9.25: all inside

@@ -25,29 +25,32 @@ size_t responsiveness_periods(const std::vector<double>& samples, double toleran
 std::optional<double> fairness_ratio(double newest, const std::vector<double>& existing);
 
 /// The share of an interval a level or rate must be seen settled over, at least: the last
-/// tenth (a convergence later than 90 % of the interval is not measured).
+/// tenth, and at least kMinSettledPeriods periods.
 inline constexpr double kSettledTailFraction = 0.1;
+inline constexpr size_t kMinSettledPeriods = 3;
 
-/// The settled tail of m samples: max(ceil(fraction * m), 3), and m when m <= 3.
+/// The settled tail of m samples: max(ceil(fraction * m), kMinSettledPeriods).
 size_t settled_tail(size_t m, double fraction);
 
 /// Convergence: the first period k from which every sample stays within `tolerance`
-/// (relative) of the mean of the samples from k on (the rate averaged over the rest of the
-/// interval), k no later than the start of the last settled_tail(m, kSettledTailFraction)
-/// samples (k = 0 when m <= 3); nullopt if no such k.
+/// (relative) of the mean y of the samples from k on (the rate averaged over the rest of
+/// the interval), k no later than the start of the last settled_tail(m, kSettledTailFraction)
+/// samples; nullopt if there is no such k, if m < 3, or if the stay from k does not outlast
+/// every earlier run of samples within y (1 +- tolerance).
 std::optional<size_t> convergence_periods(const std::vector<double>& samples, double tolerance = 0.1);
 
 /// The band and reference of settling_periods() (docs/metrics.md, window and queue convergence).
 struct SettlingBand {
   double relative = 0.02;        ///< half-width as a fraction of the final mean ...
   double absolute = 3;           ///< ... or this many packets, whichever is larger
-  double final_fraction = kSettledTailFraction;  ///< the final mean is over this last fraction (>= 3 samples)
+  double final_fraction = kSettledTailFraction;  ///< the final mean is over this last fraction (>= 3)
 };
 
 /// Convergence of a level (a window, a queue): the first index k from which every sample
 /// lies within max(relative * |f|, absolute) of the final mean f, the mean of the last
-/// t = settled_tail(m, final_fraction) samples; nullopt if there are no samples or one of
-/// those last t lies outside the band (k <= m - t).
+/// t = settled_tail(m, final_fraction) samples; nullopt if m < t, if one of those last t
+/// lies outside the band (k <= m - t), or if the stay from k does not outlast every
+/// earlier run of samples in the band (a periodic level visits it once per cycle).
 std::optional<size_t> settling_periods(const std::vector<double>& samples, const SettlingBand& band = {});
 
 /// A flow's activity span, seconds.
