@@ -15,12 +15,14 @@ Parameters are typed: a pointer whose values carry units ("20ms", "100Mbps", "50
 numeric column with the unit in its name (flows.0.rtt_s = 0.02, ..._bps, ..._B, ..._pkt),
 written by collect; other parameters keep their pointer column ("/flows/0/algorithm",
 "/flows/0/count" as numbers). Only successful runs (status "ok") carry metrics.
+Loading warns (StaleTablesWarning) when a run finished after the tables were collected.
 """
 
 import functools
 import json
 import os
 import re
+import warnings
 from dataclasses import dataclass, field
 
 import pandas as pd
@@ -28,7 +30,7 @@ import pandas as pd
 from .run import read_csv
 from .stats import summarize
 
-__all__ = ["Parameter", "Sweep", "load_sweep", "numeric_column_names", "UNITS"]
+__all__ = ["Parameter", "StaleTablesWarning", "Sweep", "load_sweep", "numeric_column_names", "UNITS"]
 
 #: The units of collect's numeric parameter columns, in its column order.
 UNITS = ("s", "bps", "pkt", "B")
@@ -59,6 +61,10 @@ class Parameter:
         return bool(self.units)
 
 
+class StaleTablesWarning(UserWarning):
+    """The sweep folder has run results newer than its collected tables."""
+
+
 class Sweep:
     """The tables of one collected sweep; see the module's documentation."""
 
@@ -71,6 +77,7 @@ class Sweep:
             self.plan = json.load(f)
         if not os.path.isfile(os.path.join(self.path, "runs.csv")):
             raise FileNotFoundError(f"{self.path}/runs.csv: no such file: run `fastsim collect {self.path}` first")
+        self._warn_if_stale()
         pointers = []
         for r in self.plan.get("runs", []):
             for p in r.get("params", {}):
@@ -83,6 +90,22 @@ class Sweep:
                 self.parameters.append(Parameter(p, [c for c, _ in names], [u for _, u in names]))
             else:
                 self.parameters.append(Parameter(p, [p], []))
+
+    def _warn_if_stale(self):
+        """Runs that finished after collect wrote the tables (a resumed or rerun sweep) are
+        missing from them: say so rather than analyse the old tables silently."""
+        written = os.path.getmtime(os.path.join(self.path, "runs.csv"))
+        runs = os.path.join(self.path, "runs")
+        newer = []
+        if os.path.isdir(runs):
+            for run in sorted(os.listdir(runs)):
+                summary = os.path.join(runs, run, "summary.json")
+                if os.path.isfile(summary) and os.path.getmtime(summary) > written:
+                    newer.append(run)
+        if newer:
+            warnings.warn(f"{self.path}: {len(newer)} run(s) finished after runs.csv was written (first: "
+                          f"{newer[0]}); the tables do not have their results: run `fastsim collect "
+                          f"{self.path}` again", StaleTablesWarning, stacklevel=3)
 
     def __repr__(self):
         return (f"Sweep({self.path!r}: {len(self.runs)} runs, parameters "

@@ -1,14 +1,17 @@
 """load_sweep on a tiny sweep run with the built binary: parameters as typed numbers with
 units in the column names, per-flow tables, intervals selected by time, and means and
-intervals equal to collect's (Boost.Math) ones."""
+intervals equal to collect's (Boost.Math) ones; a warning when runs are newer than the tables."""
 
 import os
+import shutil
 import tempfile
 import unittest
+import warnings
 
 import pandas as pd
 
 from fastsim_results import load_sweep
+from fastsim_results.sweep import StaleTablesWarning
 
 from .support import TINY_BASE, make_sweep
 
@@ -113,6 +116,19 @@ class LoadSweepTest(unittest.TestCase):
             load_sweep(folder)
         with self.assertRaisesRegex(FileNotFoundError, "sweep folder"):
             load_sweep(self.tmp.name)
+
+    def test_tables_older_than_a_run_warn(self):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", StaleTablesWarning)
+            load_sweep(self.out)  # freshly collected: no warning
+        copy = os.path.join(self.tmp.name, "stale")
+        shutil.copytree(self.out, copy)  # keeps the files' times
+        run = sorted(os.listdir(os.path.join(copy, "runs")))[1]
+        summary = os.path.join(copy, "runs", run, "summary.json")
+        later = os.path.getmtime(os.path.join(copy, "runs.csv")) + 10
+        os.utime(summary, (later, later))  # as if the run had been redone after collect
+        with self.assertWarnsRegex(StaleTablesWarning, rf"1 run\(s\) finished after runs.csv .*{run}.*fastsim collect"):
+            load_sweep(copy)
 
     def test_base_is_the_tiny_dumbbell(self):
         self.assertEqual(self.sweep.spec["base"]["name"], TINY_BASE["name"])
