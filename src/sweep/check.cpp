@@ -281,16 +281,21 @@ std::string update_expected(const std::string& text, const std::vector<ExpectedU
   nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text);
   for (const auto& u : updates)
     doc["scenarios"][u.scenario]["metrics"][u.metric]["expected"] = u.value;
-  // The indentation width: the leading spaces of the first indented line (2 if none).
+  // The indentation: the leading spaces or tabs of the first indented line (2 spaces if none).
   int indent = 2;
+  char indent_char = ' ';
   for (size_t pos = text.find('\n'); pos != std::string::npos; pos = text.find('\n', pos + 1)) {
-    const size_t first = text.find_first_not_of(' ', pos + 1);
-    if (first != std::string::npos && first > pos + 1 && text[first] != '\n') {
+    if (pos + 1 >= text.size() || (text[pos + 1] != ' ' && text[pos + 1] != '\t'))
+      continue;
+    const char c = text[pos + 1];
+    const size_t first = text.find_first_not_of(c, pos + 1);
+    if (first != std::string::npos && text[first] != '\n') {
       indent = static_cast<int>(first - pos - 1);
+      indent_char = c;
       break;
     }
   }
-  return doc.dump(indent) + "\n";
+  return doc.dump(indent, indent_char) + "\n";
 }
 
 }  // namespace fastsim::sweep

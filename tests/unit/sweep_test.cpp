@@ -619,6 +619,13 @@ TEST_CASE("--update changes only the expected values: order, layout and descript
   CHECK(after.back() == '\n');
   // No update: the text comes back unchanged.
   CHECK(update_expected(before, {}) == before);
+  // A tab-indented baseline stays tab-indented.
+  const std::string tabs = "{\n\t\"scenarios\": [\n\t\t{\n\t\t\t\"metrics\": [\n\t\t\t\t{\n"
+                           "\t\t\t\t\t\"expected\": 1\n\t\t\t\t}\n\t\t\t]\n\t\t}\n\t]\n}\n";
+  CHECK(update_expected(tabs, {}) == tabs);
+  const std::string tabs_after = update_expected(tabs, {{0, 0, 0.5}});
+  CHECK(tabs_after.find("\n\t\t\t\t\t\"expected\": 0.5\n") != std::string::npos);
+  CHECK(tabs_after.find(' ') == tabs_after.find(": ") + 1);  // the first space follows a key: none indents
 }
 
 TEST_CASE("the build identity is the version and a hash of the executable, the same every time", "[sweep]") {
