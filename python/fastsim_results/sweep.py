@@ -93,19 +93,22 @@ class Sweep:
 
     def _warn_if_stale(self):
         """Runs that finished after collect wrote the tables (a resumed or rerun sweep) are
-        missing from them: say so rather than analyse the old tables silently."""
+        missing from them: say so rather than analyse the old tables silently. A run's
+        status.json is written last, whatever its outcome (a failed rerun leaves the old
+        summary.json behind)."""
         written = os.path.getmtime(os.path.join(self.path, "runs.csv"))
         runs = os.path.join(self.path, "runs")
         newer = []
         if os.path.isdir(runs):
             for run in sorted(os.listdir(runs)):
-                summary = os.path.join(runs, run, "summary.json")
-                if os.path.isfile(summary) and os.path.getmtime(summary) > written:
+                status = os.path.join(runs, run, "status.json")
+                if os.path.isfile(status) and os.path.getmtime(status) > written:
                     newer.append(run)
         if newer:
             warnings.warn(f"{self.path}: {len(newer)} run(s) finished after runs.csv was written (first: "
                           f"{newer[0]}); the tables do not have their results: run `fastsim collect "
-                          f"{self.path}` again", StaleTablesWarning, stacklevel=3)
+                          f"{self.path}` again (a copy that did not keep file times warns too)",
+                          StaleTablesWarning, stacklevel=4)
 
     def __repr__(self):
         return (f"Sweep({self.path!r}: {len(self.runs)} runs, parameters "

@@ -124,11 +124,13 @@ class LoadSweepTest(unittest.TestCase):
         copy = os.path.join(self.tmp.name, "stale")
         shutil.copytree(self.out, copy)  # keeps the files' times
         run = sorted(os.listdir(os.path.join(copy, "runs")))[1]
-        summary = os.path.join(copy, "runs", run, "summary.json")
+        status = os.path.join(copy, "runs", run, "status.json")
         later = os.path.getmtime(os.path.join(copy, "runs.csv")) + 10
-        os.utime(summary, (later, later))  # as if the run had been redone after collect
-        with self.assertWarnsRegex(StaleTablesWarning, rf"1 run\(s\) finished after runs.csv .*{run}.*fastsim collect"):
+        os.utime(status, (later, later))  # as if the run had been redone (even failed) after collect
+        message = rf"1 run\(s\) finished after runs.csv .*{run}.*fastsim collect"
+        with self.assertWarnsRegex(StaleTablesWarning, message) as w:
             load_sweep(copy)
+        self.assertEqual(w.filename, __file__)  # the warning points at the caller
 
     def test_base_is_the_tiny_dumbbell(self):
         self.assertEqual(self.sweep.spec["base"]["name"], TINY_BASE["name"])

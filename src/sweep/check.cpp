@@ -281,7 +281,8 @@ std::string update_expected(const std::string& text, const std::vector<ExpectedU
   nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text);
   for (const auto& u : updates)
     doc["scenarios"][u.scenario]["metrics"][u.metric]["expected"] = u.value;
-  // The indentation: the leading spaces or tabs of the first indented line (2 spaces if none).
+  // The indentation: the leading spaces or tabs of the first indented line with content
+  // (2 spaces if none); the line ends: CRLF if the file has them.
   int indent = 2;
   char indent_char = ' ';
   for (size_t pos = text.find('\n'); pos != std::string::npos; pos = text.find('\n', pos + 1)) {
@@ -289,13 +290,24 @@ std::string update_expected(const std::string& text, const std::vector<ExpectedU
       continue;
     const char c = text[pos + 1];
     const size_t first = text.find_first_not_of(c, pos + 1);
-    if (first != std::string::npos && text[first] != '\n') {
+    if (first != std::string::npos && text[first] != '\n' && text[first] != '\r' && text[first] != ' ' &&
+        text[first] != '\t') {
       indent = static_cast<int>(first - pos - 1);
       indent_char = c;
       break;
     }
   }
-  return doc.dump(indent, indent_char) + "\n";
+  std::string out = doc.dump(indent, indent_char) + "\n";
+  if (text.find("\r\n") == std::string::npos)
+    return out;
+  std::string crlf;
+  crlf.reserve(out.size() + out.size() / 16);
+  for (const char ch : out) {
+    if (ch == '\n')
+      crlf += '\r';
+    crlf += ch;
+  }
+  return crlf;
 }
 
 }  // namespace fastsim::sweep

@@ -68,12 +68,18 @@ size_t settled_tail(size_t m, double fraction) {
 }
 
 namespace {
-/// The longest run of consecutive samples among the first `end` that lie in [low, high].
-size_t longest_stay(const std::vector<double>& samples, size_t end, double low, double high) {
+/// The longest run of consecutive samples in [low, high] among the first `end` that was
+/// left before `end` (a run reaching end - 1 continues into the stay from `end`: it did not
+/// leave the band).
+size_t longest_earlier_stay(const std::vector<double>& samples, size_t end, double low, double high) {
   size_t longest = 0, run = 0;
   for (size_t k = 0; k < end; ++k) {
-    run = samples[k] >= low && samples[k] <= high ? run + 1 : 0;
-    longest = std::max(longest, run);
+    if (samples[k] >= low && samples[k] <= high) {
+      ++run;
+    } else {
+      longest = std::max(longest, run);
+      run = 0;
+    }
   }
   return longest;
 }
@@ -100,7 +106,8 @@ std::optional<size_t> convergence_periods(const std::vector<double>& samples, do
     }
   }
   // ... and outlast every earlier stay in the same band (a periodic rate visits it once per cycle).
-  if (first && longest_stay(samples, *first, first_mean * (1 - tolerance), first_mean * (1 + tolerance)) >= m - *first)
+  if (first &&
+      longest_earlier_stay(samples, *first, first_mean * (1 - tolerance), first_mean * (1 + tolerance)) >= m - *first)
     return std::nullopt;
   return first;
 }
@@ -125,7 +132,7 @@ std::optional<size_t> settling_periods(const std::vector<double>& samples, const
     return std::nullopt;
   // The stay must outlast every earlier one in the band: a sawtooth whose flat part covers
   // the tail (CUBIC near W_max) has stayed as long in the band once per cycle before.
-  if (longest_stay(samples, k, final_mean - half_width, final_mean + half_width) >= m - k)
+  if (longest_earlier_stay(samples, k, final_mean - half_width, final_mean + half_width) >= m - k)
     return std::nullopt;
   return k;
 }

@@ -105,6 +105,9 @@ TEST_CASE("convergence is the first period after which the rate stays in the ban
   CHECK(*convergence_periods(steps({{2, 100}, {3, 50}, {15, 100}}), 0.1) == 5);
   CHECK_FALSE(convergence_periods(steps({{10, 100}, {5, 50}, {5, 100}}), 0.1).has_value());
   CHECK_FALSE(convergence_periods(steps({{5, 100}, {5, 50}, {5, 100}}), 0.1).has_value());  // as long: not longer
+  // A run that reaches K - 1 never left the band (K - 1 fails the band of its own mean but
+  // lies in K's): it is not an earlier stay. In [90, 110] from period 2 on, K = 13.
+  CHECK(*convergence_periods(steps({{2, 0}, {11, 108}, {1, 89.5}, {9, 100}}), 0.1) == 13);
 }
 
 TEST_CASE("a flow that starts after the run has no interval (found by fuzz_run under ASan)", "[metrics]") {

@@ -626,6 +626,23 @@ TEST_CASE("--update changes only the expected values: order, layout and descript
   const std::string tabs_after = update_expected(tabs, {{0, 0, 0.5}});
   CHECK(tabs_after.find("\n\t\t\t\t\t\"expected\": 0.5\n") != std::string::npos);
   CHECK(tabs_after.find(' ') == tabs_after.find(": ") + 1);  // the first space follows a key: none indents
+  // CRLF line ends stay CRLF (the diff shows only the updated line), and a blank line of
+  // whitespace before the first indented one does not set the indentation.
+  const auto with_crlf = [](const std::string& t) {
+    std::string out;
+    for (const char ch : t) {
+      if (ch == '\n')
+        out += '\r';
+      out += ch;
+    }
+    return out;
+  };
+  CHECK(update_expected(with_crlf(tabs), {}) == with_crlf(tabs));
+  CHECK(update_expected(with_crlf(before), {}) == with_crlf(before));
+  CHECK(update_expected(with_crlf(tabs), {{0, 0, 0.5}}) == with_crlf(tabs_after));
+  const std::string blank_first = "{\n   \n\t\"scenarios\": [\n\t\t{\n\t\t\t\"metrics\": [\n\t\t\t\t{\n"
+                                  "\t\t\t\t\t\"expected\": 1\n\t\t\t\t}\n\t\t\t]\n\t\t}\n\t]\n}\n";
+  CHECK(update_expected(blank_first, {}) == tabs);
 }
 
 TEST_CASE("the build identity is the version and a hash of the executable, the same every time", "[sweep]") {

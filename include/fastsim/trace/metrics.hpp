@@ -36,7 +36,7 @@ size_t settled_tail(size_t m, double fraction);
 /// (relative) of the mean y of the samples from k on (the rate averaged over the rest of
 /// the interval), k no later than the start of the last settled_tail(m, kSettledTailFraction)
 /// samples; nullopt if there is no such k, if m < 3, or if the stay from k does not outlast
-/// every earlier run of samples within y (1 +- tolerance).
+/// every earlier run of samples within y (1 +- tolerance) that left it before k.
 std::optional<size_t> convergence_periods(const std::vector<double>& samples, double tolerance = 0.1);
 
 /// The band and reference of settling_periods() (docs/metrics.md, window and queue convergence).
@@ -50,7 +50,7 @@ struct SettlingBand {
 /// lies within max(relative * |f|, absolute) of the final mean f, the mean of the last
 /// t = settled_tail(m, final_fraction) samples; nullopt if m < t, if one of those last t
 /// lies outside the band (k <= m - t), or if the stay from k does not outlast every
-/// earlier run of samples in the band (a periodic level visits it once per cycle).
+/// earlier run of samples in the band that left it (a periodic level visits it once per cycle).
 std::optional<size_t> settling_periods(const std::vector<double>& samples, const SettlingBand& band = {});
 
 /// A flow's activity span, seconds.
