@@ -33,6 +33,7 @@ TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, std::shared_ptr<cons
       prr_on_(cfg_->prr),
       pacing_on_(cfg_->pacing),
       extras_((cfg_->rack && cfg_->sack) || cfg_->prr || cfg_->slow_start_after_idle || !cfg_->rtt_every_ack),
+      idle_restart_(cfg_->slow_start_after_idle && !cc_->exempt_from_idle_restart()),
       send_events_(cc_->wants_send_events()),
       dupack_threshold_(cfg_->dupack_threshold),
       packet_size_(cfg_->packet_size),
@@ -196,7 +197,7 @@ void TcpSender::transmit(uint64_t seq, bool retransmission) {
 }
 
 Time TcpSender::send_batch() {
-  if (cfg_->slow_start_after_idle && snd_nxt_ == snd_una_ && last_send_ != Time::never() &&
+  if (idle_restart_ && snd_nxt_ == snd_una_ && last_send_ != Time::never() &&
       sim_.now() - last_send_ > rtt_.rto() && has_new_data()) {
     restart_after_idle();
   }
@@ -307,8 +308,10 @@ void TcpSender::receive(net::Packet* p) {
   } else if (sack_) {
     advance_loss_marks();
   }
+  // With PRR the ACK that starts a recovery also decides its first sends, the fast
+  // retransmission among them (Linux's tcp_cwnd_reduction on that ACK, prr_out = 0).
   if (state_ == cc::CaState::kOpen && (lost_out_ > 0 || dupacks_ >= dupack_threshold_))
-    maybe_enter_recovery();
+    maybe_enter_recovery(/*send_first=*/!prr_on_);
   if (ece)
     on_ecn_echo();
   if (prr_on_ && state_ == cc::CaState::kRecovery) {
@@ -317,8 +320,12 @@ void TcpSender::receive(net::Packet* p) {
                            static_cast<int64_t>(prior_sacked);
     if (delivered > 0) {
       const bool safe_ack = snd_una_ > prior_una && loss_marks_ == prior_loss_marks;  // RFC 9937
-      const double sndcnt = prr_.on_ack(static_cast<uint64_t>(delivered), pipe(), w_.ssthresh_pkts, safe_ack);
+      double sndcnt = prr_.on_ack(static_cast<uint64_t>(delivered), pipe(), w_.ssthresh_pkts, safe_ack);
+      if (prr_.out == 0)
+        sndcnt = std::max(sndcnt, 1.0);  // the fast retransmission leaves whatever PRR says (RFC 6675 4.3)
       w_.cwnd_pkts = std::max(pipe() + sndcnt, 1.0);
+    } else if (prr_.out == 0) {
+      send_first_retransmission();  // a recovery started by an ACK that delivered nothing
     }
   }
   if (rate_ && rate_->pending())
@@ -331,15 +338,21 @@ void TcpSender::receive(net::Packet* p) {
     schedule_tlp();
 }
 
-void TcpSender::maybe_enter_recovery() {
+void TcpSender::maybe_enter_recovery(bool send_first) {
   // RFC 6582 "recover": after a timeout, duplicate ACKs (duplicates of data resent by
   // go-back-N) start no fast retransmit until the ACK passes what was sent before it.
-  const bool past_timeout = rto_recover_ == kNone || snd_una_ > rto_recover_;
+  // Losses marked from SACK information (RFC 6675 IsLost, RACK) are not such duplicates:
+  // they start one as soon as the ACK reaches that point (RFC 6675 5.1, HighACK >=
+  // RecoveryPoint; Linux leaves the Loss state when snd_una reaches high_seq and enters
+  // Recovery on lost_out), or a first segment sent after the timeout and lost would wait
+  // for a second timeout, the window being counted as snd_nxt - snd_una while Open.
+  const bool past_timeout =
+      rto_recover_ == kNone || snd_una_ > rto_recover_ || (sack_ && lost_out_ > 0 && snd_una_ == rto_recover_);
   if (state_ != cc::CaState::kOpen || snd_nxt_ == snd_una_ || !past_timeout)
     return;
   // With RACK only its loss marks start a recovery (Linux disables the dupack heuristic).
   if (lost_out_ > 0 || (!rack_ && dupacks_ >= dupack_threshold_))
-    enter_recovery();
+    enter_recovery(send_first);
 }
 
 template <bool kRack>
@@ -510,7 +523,7 @@ void TcpSender::on_duplicate_ack() {
   }
 }
 
-void TcpSender::enter_recovery() {
+void TcpSender::enter_recovery(bool send_first) {
   ++counters_.fast_recoveries;
   rtt_.stop_timing();  // ns-2's reset_rtx_timer at the fast retransmit
   const cc::LossResponse r = cc_->on_loss(view(), w_);
@@ -529,6 +542,11 @@ void TcpSender::enter_recovery() {
     mark_lost(snd_una_);
     mark_ptr_ = std::max(mark_ptr_, snd_una_ + 1);
   }
+  if (send_first)
+    send_first_retransmission();
+}
+
+void TcpSender::send_first_retransmission() {
   const uint64_t first = next_retransmission();  // RFC 6675 4.3: leaves regardless of cwnd
   if (first != kNone && !(local_ && nic_blocked()))
     transmit(first, true);

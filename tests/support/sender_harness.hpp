@@ -61,6 +61,7 @@ class CallCounter final : public cc::CongestionControl {
   [[nodiscard]] bool wants_rate_samples() const override { return inner_->wants_rate_samples(); }
   [[nodiscard]] bool wants_timer() const override { return inner_->wants_timer(); }
   [[nodiscard]] bool wants_pacing() const override { return inner_->wants_pacing(); }
+  [[nodiscard]] bool exempt_from_idle_restart() const override { return inner_->exempt_from_idle_restart(); }
   void on_delivery(const cc::FlowView& f, cc::Window& w, const cc::AckEvent& a) override {
     inner_->on_delivery(f, w, a);
   }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "../support/sender_harness.hpp"
@@ -252,6 +253,69 @@ TEST_CASE("PRR: the sends on each ACK of a fast recovery are RFC 6937/9937's snd
   CHECK(h.cwnd() == ssthresh);
 }
 
+TEST_CASE("PRR: the ACK that starts a recovery sends max(min(ssthresh - pipe, DeliveredData), 1), the fast "
+          "retransmission included",
+          "[tcp][sender][prr]") {
+  // Linux's tcp_cwnd_reduction on the entering ACK (prr_out = 0): with pipe below ssthresh
+  // the conservative bound sends DeliveredData segments, the retransmission being one of
+  // them, not one more (RFC 9937's forced first segment only when the bound gives none).
+  for (const bool rack : {false, true}) {
+    CAPTURE(rack);
+    SenderHarness h(config(rack, true));
+    h.start();  // 0..9 at t = 0; 0..5 are lost
+    h.run_until(ms(100));
+    h.ack(0, {{6, 9}});  // 6, 7, 8 SACKed in one ACK: DeliveredData 3; 0..5 marked lost
+    REQUIRE(h.state() == cc::CaState::kRecovery);
+    CHECK(h.ssthresh() == 5);
+    // pipe before any send: 10 out - 3 SACKed - 6 lost = 1; ssthresh - pipe = 4 > 3.
+    CHECK(h.retransmitted() == Seqs{0, 1, 2});
+    CHECK(h.pipe() == 4);
+    // A further ACK delivering one segment (9) sends one more, not ACK-clocked beyond it.
+    h.run_until(ms(101));
+    h.ack(0, {{6, 10}});
+    CHECK(h.retransmitted() == Seqs{0, 1, 2, 3});
+  }
+}
+
+TEST_CASE("SACK: after a timeout, a lost first segment sent after it starts a fast recovery once the ACK "
+          "reaches it (no second timeout)",
+          "[tcp][sender][rack]") {
+  // RFC 6675 5.1: a new recovery may start once HighACK >= RecoveryPoint (RFC 6582's stricter
+  // "passes recover" is for duplicate ACKs of data resent by go-back-N); Linux leaves the Loss
+  // state at snd_una == high_seq and enters Recovery on the loss marks of the same ACK.
+  for (const bool rack : {false, true}) {
+    CAPTURE(rack);
+    SenderHarness h(config(rack));
+    h.start();  // 0..9
+    h.run_until(ms(100));
+    h.ack(10);  // cwnd 12: 10..21 leave, and are all lost
+    REQUIRE(h.snd_nxt() == 22);
+    while (h.sender().counters().timeouts == 0)
+      h.advance(Duration::milliseconds(1));
+    REQUIRE(h.state() == cc::CaState::kLoss);
+    const Time rto_at = h.now();
+    const uint64_t recover = h.snd_nxt();  // 22, or 23 after RACK's loss probe (new data)
+    // The timed-out data is acknowledged in two steps (the originals were only late); the
+    // second ACK reaches snd_nxt at the timeout: Open again, cwnd 5, five new segments leave.
+    h.advance(Duration::milliseconds(100));
+    h.ack(16, {}, true);
+    h.advance(Duration::milliseconds(1));
+    h.ack(recover, {}, true);
+    REQUIRE(h.state() == cc::CaState::kOpen);
+    REQUIRE(h.snd_nxt() == recover + 5);
+    const size_t before = h.sent().size();
+    // The first of them is lost; the next three arrive: IsLost (and RACK, reo_wnd 0 with 3 SACKed).
+    h.advance(Duration::milliseconds(100));
+    h.ack(recover, {{recover + 1, recover + 4}});
+    CHECK(h.state() == cc::CaState::kRecovery);
+    REQUIRE_FALSE(h.retransmitted(before).empty());
+    CHECK(h.retransmitted(before).front() == recover);
+    CHECK(h.sent()[before].at == h.now());
+    CHECK(h.sender().counters().timeouts == 1);
+    CHECK(h.now() < rto_at + h.rto());
+  }
+}
+
 TEST_CASE("PRR off: recovery sends what cwnd = ssthresh allows (control)", "[tcp][sender][prr]") {
   tcp::TcpConfig cfg = config(false, false);
   cfg.initial_window = 20;
@@ -312,6 +376,37 @@ TEST_CASE("Slow start restarts after an idle period longer than the RTO, not aft
     CHECK(h.ssthresh() == c.ssthresh);
     CHECK(h.sent().size() == 70 + static_cast<size_t>(std::floor(c.cwnd)));
     CHECK(h.sender().counters().idle_restarts == (c.on && c.idle_rtos > 1 ? 1U : 0U));
+  }
+}
+
+TEST_CASE("Slow start after idle leaves BBR alone, as Linux does for an algorithm with its own cong_control",
+          "[tcp][sender][idle][bbr]") {
+  // Linux's tcp_slow_start_after_idle_check returns at once when the algorithm has a
+  // cong_control hook (BBR sets cwnd and the pacing rate from its own model); Reno, with
+  // the same script, restarts (the case above).
+  for (const std::string algorithm : {"bbr", "reno"}) {
+    CAPTURE(algorithm);
+    tcp::TcpConfig cfg;
+    cfg.slow_start_after_idle = true;
+    SenderHarness h(cfg, algorithm);
+    h.start();
+    h.run_until(ms(100));
+    for (uint64_t a = 1; a <= 10; ++a)
+      h.ack(a);
+    h.sender().pause();
+    h.run_until(ms(200));
+    h.ack(h.snd_nxt());
+    const double before = h.cwnd();
+    REQUIRE(before > 10);
+    h.run_until(ms(100) + Duration::seconds(10 * h.rto().to_seconds()));
+    h.sender().resume();
+    if (algorithm == "bbr") {
+      CHECK(h.sender().counters().idle_restarts == 0);
+      CHECK(h.cwnd() == before);
+    } else {
+      CHECK(h.sender().counters().idle_restarts == 1);
+      CHECK(h.cwnd() == 10);
+    }
   }
 }
 

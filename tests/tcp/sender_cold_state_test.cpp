@@ -52,7 +52,8 @@ tcp::SenderCounters check_flows(const std::string& json, const std::vector<Expec
 TEST_CASE("sender cold state: flows with every switch off and with every switch on run as before",
           "[tcp][sender][memory]") {
   // The expected figures are those of main 02092aa, when every switch's timers and state
-  // were members of the sender whether the switch was on or not.
+  // were members of the sender whether the switch was on or not (the all-switches ones
+  // re-pinned since for a change of PRR's arithmetic, below).
   SECTION("every switch off: Reno without SACK, no pacing, no local congestion, no timer") {
     const tcp::SenderCounters sum = check_flows(R"({"name": "no-switches", "seed": 1, "duration": "20s",
       "topology": {"dumbbell": {"bottleneck": {"rate": "20Mbps", "delay": "5ms", "buffer": "60pkt"},
@@ -74,10 +75,13 @@ TEST_CASE("sender cold state: flows with every switch off and with every switch 
       "flows": [{"id": "c", "algorithm": "cubic", "rtt": "40ms", "txqueuelen": 10},
                 {"id": "f", "algorithm": "fast", "rtt": "60ms", "start": "1s", "txqueuelen": 10},
                 {"id": "r", "algorithm": "reno", "rtt": "30ms", "start": "2s", "txqueuelen": 10}]})",
-                    {{5174, 157, 0, 34, 5015, 157}, {24349, 692, 0, 46, 23614, 692}, {3265, 150, 0, 38, 3111, 150}});
+                    {{4872, 130, 0, 35, 4734, 131}, {24214, 569, 0, 44, 23548, 573}, {3805, 175, 0, 39, 3623, 176}});
     // RACK's loss marks started the recoveries counted above (no probe fired here); the
-    // first hop was full 64 times: local congestion's wake-up event ran.
-    CHECK(sum.local_congestion == 64);
+    // first hop was full 69 times: local congestion's wake-up event ran. (Re-pinned when
+    // PRR's entering ACK stopped sending one segment more than Linux's tcp_cwnd_reduction
+    // in the conservative bound: before, {5174, 157, 0, 34, 5015, 157}, {24349, 692, 0, 46,
+    // 23614, 692}, {3265, 150, 0, 38, 3111, 150} and 64; the switches' state was never the cause.)
+    CHECK(sum.local_congestion == 69);
   }
 }
 

@@ -73,6 +73,7 @@ class Bbr final : public CongestionControl {
 
   [[nodiscard]] bool wants_rate_samples() const override { return true; }
   [[nodiscard]] bool wants_pacing() const override { return true; }
+  [[nodiscard]] bool exempt_from_idle_restart() const override { return true; }  // Linux: cong_control
   void on_ack(const FlowView& flow, Window& w, const AckEvent& ack) override;
   void on_delivery(const FlowView& flow, Window& w, const AckEvent& ack) override;
   [[nodiscard]] LossResponse on_loss(const FlowView& flow, const Window& w) override;

@@ -178,6 +178,11 @@ class CongestionControl {
   /// Asked once, when the sender is built: true makes the sender keep the pacing state
   /// (set_pacing_rate) from the start; otherwise as wants_timer().
   [[nodiscard]] virtual bool wants_pacing() const { return false; }
+  /// Asked once, when the sender is built: true exempts the algorithm from the sender's
+  /// restart after idle (slow_start_after_idle): Linux's tcp_slow_start_after_idle_check
+  /// skips algorithms with a cong_control hook, which set cwnd and the pacing rate from
+  /// their own model (BBR). False (default): the window restarts.
+  [[nodiscard]] virtual bool exempt_from_idle_restart() const { return false; }
   /// The algorithm's extra trace columns (a static table; fixed for the run).
   [[nodiscard]] virtual std::span<const TraceColumn> trace_columns() const { return {}; }
   /// Named values the algorithm reports once, at the end of the run (summary.json

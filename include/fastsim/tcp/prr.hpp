@@ -11,7 +11,10 @@
 //   sndcnt = min(ssthresh - pipe, max(prr_delivered - prr_out, DeliveredData) + [safe]).
 //   Without that condition a recovery whose retransmissions keep being lost refills the
 //   pipe to ssthresh on every ACK, so a window above what the path holds never drains.
-// - sndcnt is never negative; the first retransmission of a recovery is counted in prr_out.
+// - sndcnt is never negative. The ACK that starts a recovery computes it before anything is
+//   resent (prr_out = 0) and the sender raises it to at least 1 while prr_out is 0, so the
+//   fast retransmission is one of the sndcnt segments (Linux's tcp_cwnd_reduction); every
+//   send in recovery counts in prr_out.
 #pragma once
 
 #include <algorithm>

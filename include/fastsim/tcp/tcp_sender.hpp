@@ -41,6 +41,9 @@
 //   than one RTO since the last send, ssthresh = max(ssthresh, 3/4 cwnd) (unless in
 //   recovery) and cwnd halves once per RTO of idle time, not below min(initial window,
 //   cwnd) (Linux tcp_cwnd_restart); the algorithm is not told (no CA_EVENT_CWND_RESTART).
+//   An algorithm that sets the window and pacing rate itself (cc::CongestionControl::
+//   exempt_from_idle_restart: BBR) is left alone, as Linux's tcp_slow_start_after_idle_check
+//   skips algorithms with a cong_control hook.
 // - The RTO timer is re-armed lazily: the deadline moves on every ACK; the event
 //   fires early at most once per RTO and reschedules itself. The probe timer likewise
 //   (schedule_tlp moves the event only to an earlier deadline), and within one sending
@@ -238,11 +241,14 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
       advance_loss_marks_scan();
   }
   void advance_loss_marks_scan();
-  void enter_recovery();
+  /// Enters fast recovery; `send_first`: the first retransmission leaves now (false: the
+  /// caller's PRR step on the same ACK sends it).
+  void enter_recovery(bool send_first);
+  void send_first_retransmission();
   void on_rto_timer();
   void on_cc_timer();
   void on_pace_timer() { try_send(); }
-  void maybe_enter_recovery();
+  void maybe_enter_recovery(bool send_first = true);
   void rack_detect_loss();
   void rack_mark_lost(uint64_t seq);
   void on_reo_timer();
@@ -343,6 +349,7 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   Time reduced_at_ = Time::zero();   // the current recovery's last window reduction
   bool resend_now_ = false;          // a reduction for a lost retransmission: resend at once
   const bool extras_;                // rack, prr, slow_start_after_idle is on or rtt_every_ack off
+  const bool idle_restart_;          // slow_start_after_idle, and the algorithm is not exempt
   const bool send_events_;           // the algorithm wants on_send (asked once)
   const uint32_t dupack_threshold_;  // cfg.dupack_threshold (hot, as sack_)
 
