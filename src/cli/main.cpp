@@ -69,7 +69,7 @@ const char* kUsageText =
     "  sweep SPEC --out DIR [--backend local|slurm] [--jobs N] [--run-timeout S] [--dry-run] [--resume]\n"
     "        [--pack K] [--throttle N] [--partition P] [--time T] [--mem M] [--account A] [--sbatch LINE]\n"
     "        [--max-array-size N] [--max-runs N] [--limit NAME=VALUE ...]\n"
-    "        [--set /json/pointer=value ...] [--unset /json/pointer ...]\n"
+    "        [--set /json/pointer=value ...] [--unset /json/pointer ...] [--quiet]\n"
     "                      run a grid/zip of scenarios x replications (docs/sweeps.md)\n"
     "  collect DIR         write runs.csv, flows.csv, aggregate.csv and aggregate_flows.csv of a sweep\n"
     "  check BASELINE [--results DIR] [--update] [--replications N] [--jobs N] [--quiet]\n"
@@ -179,6 +179,59 @@ std::string setting_value(const fastsim::tcp::TcpSetting& s, const fastsim::tcp:
   return std::visit(Format{s, c}, s.member);
 }
 
+/// The same as a JSON value: true/false, a number, or a string where the scenario writes
+/// one ("200ms", "infinite", "unlimited").
+nlohmann::json setting_json(const fastsim::tcp::TcpSetting& s, const fastsim::tcp::TcpConfig& c) {
+  if (const auto* b = std::get_if<bool fastsim::tcp::TcpConfig::*>(&s.member))
+    return c.**b;
+  if (const auto* d = std::get_if<double fastsim::tcp::TcpConfig::*>(&s.member);
+      d != nullptr && !(s.unlimited_from != 0 && c.**d >= s.unlimited_from))
+    return c.**d;
+  if (const auto* u = std::get_if<uint32_t fastsim::tcp::TcpConfig::*>(&s.member))
+    return c.**u;
+  return setting_value(s, c);
+}
+
+/// The TCP settings (name, unit, range, value per stack, help) as JSON.
+nlohmann::json tcp_settings_json() {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& s : fastsim::tcp::tcp_settings()) {
+    nlohmann::json by_stack = nlohmann::json::object();
+    for (fastsim::tcp::Stack st : fastsim::tcp::kStacks)
+      by_stack[std::string(fastsim::tcp::stack_name(st))] = setting_json(s, fastsim::tcp::stack_config(st));
+    nlohmann::json e = {{"name", s.name},
+                        {"default", by_stack[std::string(fastsim::tcp::stack_name(fastsim::tcp::kDefaultStack))]},
+                        {"unit", s.unit},
+                        {"help", s.help},
+                        {"stack_defaults", by_stack}};
+    if (s.min != 0 || s.max != 0) {
+      e["min"] = s.min;
+      e["max"] = s.max;
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+/// The link queue models with their keys, as JSON.
+nlohmann::json link_queues_json() {
+  nlohmann::json out = nlohmann::json::array();
+  out.push_back({{"name", "drop-tail"},
+                 {"help", "the default: a FIFO holding \"buffer\" packets or bytes, the arriving packet dropped"},
+                 {"keys", nlohmann::json::array()}});
+  for (const char* name : {"red", "marking", "queue", "dummynet"}) {
+    const auto& o = fastsim::config::object_spec(name);
+    nlohmann::json keys = nlohmann::json::array();
+    for (const auto* k : fastsim::config::object_keys(o)) {
+      keys.push_back({{"name", k->name}, {"help", k->help}, {"required", k->required}});
+      if (!k->choices.empty())
+        keys.back()["choices"] = k->choices;
+    }
+    out.push_back({{"name", name}, {"help", o.help}, {"keys", keys}});
+  }
+  return out;
+}
+
 /// A parameter's default under every stack profile (the algorithm's own where no row).
 nlohmann::json param_stack_defaults(const fastsim::cc::AlgorithmInfo& a, const fastsim::cc::ParamSpec& p) {
   nlohmann::json out = nlohmann::json::object();
@@ -186,7 +239,9 @@ nlohmann::json param_stack_defaults(const fastsim::cc::AlgorithmInfo& a, const f
     fastsim::cc::ParamValues v = fastsim::cc::ParamValues::defaults(a.params);
     fastsim::tcp::apply_stack_params(st, a.name, v);
     const std::string name(fastsim::tcp::stack_name(st));
-    if (p.choices.empty()) {
+    if (fastsim::cc::is_switch_param(p)) {
+      out[name] = v.get(p.name) != 0;  // a scenario writes a switch as true or false
+    } else if (p.choices.empty()) {
       out[name] = v.get(p.name);
     } else {
       out[name] = v.choice(p.name);
@@ -216,7 +271,7 @@ void print_link_queues() {
   std::cout << "\nLink queues (keys of a topology link; docs/scenario-format.md, docs/model.md)\n";
   std::cout << fmt::format("  {:<10} {}\n", "drop-tail",
                            "the default: a FIFO holding \"buffer\" packets or bytes, the arriving packet dropped");
-  for (const char* name : {"red", "marking", "queue"}) {
+  for (const char* name : {"red", "marking", "queue", "dummynet"}) {
     const auto& o = fastsim::config::object_spec(name);
     std::cout << fmt::format("  {:<10} {}\n", name, o.help);
     for (const auto* k : fastsim::config::object_keys(o)) {
@@ -237,7 +292,7 @@ int cmd_algorithms(const std::vector<std::string>& args) {
     return *rc;
   const bool as_json = vm.count("json") > 0;
   if (as_json) {
-    nlohmann::json out = nlohmann::json::array();
+    nlohmann::json algorithms = nlohmann::json::array();
     for (const auto& a : fastsim::cc::algorithms()) {
       nlohmann::json params = nlohmann::json::array();
       for (const auto& p : a.params) {
@@ -253,10 +308,19 @@ int cmd_algorithms(const std::vector<std::string>& args) {
           params.back()["choices"] = p.choices;
           params.back().erase("min");
           params.back().erase("max");
+        } else if (fastsim::cc::is_switch_param(p)) {  // true or false, never 0 or 1 (as in a scenario)
+          params.back()["choices"] = {true, false};
+          params.back()["unit"] = "";
+          params.back().erase("min");
+          params.back().erase("max");
         }
       }
-      out.push_back({{"name", a.name}, {"summary", a.summary}, {"params", params}});
+      algorithms.push_back({{"name", a.name}, {"summary", a.summary}, {"params", params}});
     }
+    const nlohmann::json out = {{"default_stack", fastsim::tcp::stack_name(fastsim::tcp::kDefaultStack)},
+                                {"algorithms", algorithms},
+                                {"tcp_settings", tcp_settings_json()},
+                                {"link_queues", link_queues_json()}};
     std::cout << out.dump(2) << "\n";
     return kOk;
   }
@@ -273,7 +337,7 @@ int cmd_algorithms(const std::vector<std::string>& args) {
                                  fmt::format("{}", fmt::join(p.choices, "|")), p.help);
       } else if (fastsim::cc::is_switch_param(p)) {  // written true or false, never 0 or 1
         std::cout << fmt::format("  {:<18} default {:<10} true or false {:<12} {}\n", p.name,
-                                 by_default.get<double>() != 0 ? "true" : "false", "", p.help);
+                                 by_default.get<bool>() ? "true" : "false", "", p.help);
       } else {
         std::cout << fmt::format("  {:<18} default {:<10} range [{}, {}] {:<12} {}\n", p.name, by_default.get<double>(),
                                  p.min, p.max, p.unit, p.help);

@@ -476,17 +476,23 @@ void resolve_routes(Scenario& s, Issues& issues) {
     for (const auto& p : a.paths)
       check_round_trip(p, "arrivals");
   }
-  // Local congestion asks the first hop whether it has room: a drop-tail FIFO only.
+  // Local congestion asks the first hop whether it has room: a drop-tail FIFO only (an
+  // AQM discipline drops at dequeue, so its admission says nothing of what it will drop).
   auto check_local_congestion = [&](const FlowSpec& f, const char* array) {
     if (!f.tcp.local_congestion || f.data_links.empty())
       return;
     const net::LinkConfig& nic = s.links[f.data_links.front()].link;
-    if (!nic.red && nic.tick == Duration::zero())
+    if (!nic.red && !nic.aqm && nic.tick == Duration::zero())
       return;
+    const char* kind = nic.red ? "a RED queue"
+                       : nic.aqm ? (nic.aqm->kind == net::AqmKind::kCodel     ? "a CoDel queue"
+                                    : nic.aqm->kind == net::AqmKind::kFqCodel ? "an FQ-CoDel queue"
+                                                                              : "a PIE queue")
+                                 : "a dummynet pipe";
     const std::string path = fmt::format("/{}/{}", array, f.json_index);
     const std::string message =
         fmt::format("local_congestion needs a drop-tail transmit queue at the first hop, but link \"{}\" is {}", nic.id,
-                    nic.red ? "a RED queue" : "a dummynet pipe");
+                    kind);
     if (reported.insert(path + message).second)
       issues.push_back({path, message});
   };

@@ -85,7 +85,7 @@ class ExtendedTest(unittest.TestCase):
         return out
 
     def test_listed_with_its_parameters(self):
-        algos = json.loads(run([EXTENDED, "algorithms", "--json"]).stdout)
+        algos = json.loads(run([EXTENDED, "algorithms", "--json"]).stdout)["algorithms"]
         da = next((a for a in algos if a["name"] == "delay-aimd"), None)
         self.assertIsNotNone(da, [a["name"] for a in algos])
         params = {p["name"]: p for p in da["params"]}
@@ -93,7 +93,7 @@ class ExtendedTest(unittest.TestCase):
         self.assertEqual(params["delay_threshold"]["unit"], "s")
         self.assertEqual(params["delay_threshold"]["default"], 0.005)
         # The other algorithms are all there, and fastsim itself does not have the example.
-        real = [a["name"] for a in json.loads(run([FASTSIM, "algorithms", "--json"]).stdout)]
+        real = [a["name"] for a in json.loads(run([FASTSIM, "algorithms", "--json"]).stdout)["algorithms"]]
         self.assertNotIn("delay-aimd", real)
         self.assertEqual([a["name"] for a in algos], real + ["delay-aimd"])
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -457,7 +458,9 @@ TEST_CASE("usage errors exit 2 and --help, --version, algorithms succeed", "[cli
   CHECK_THAT(a.output, Catch::Contains("    ecn "));
   const auto aj = run_command(kBinary + " algorithms --json");
   REQUIRE(aj.exit_code == 0);
-  const auto listing = nlohmann::json::parse(aj.output);
+  const auto json_listing = nlohmann::json::parse(aj.output);
+  CHECK(json_listing["default_stack"] == "linux");
+  const auto& listing = json_listing["algorithms"];
   int vegas = 0, cubic = 0;
   for (const auto& algo : listing) {
     if (algo["name"] == "cubic") {  // "default" is the default (linux) stack's value
@@ -467,6 +470,12 @@ TEST_CASE("usage errors exit 2 and --help, --version, algorithms succeed", "[cli
           CHECK(p["default"] == "linux");
           CHECK(p["stack_defaults"]["rfc"] == "off");
         }
+        if (p["name"] == "tcp_friendly") {  // a switch: true or false, as a scenario writes it
+          ++cubic;
+          CHECK(p["default"] == true);
+          CHECK(p["choices"] == nlohmann::json({true, false}));
+          CHECK_FALSE(p.contains("min"));
+        }
       }
     }
     if (algo["name"] != "vegas")
@@ -475,7 +484,20 @@ TEST_CASE("usage errors exit 2 and --help, --version, algorithms succeed", "[cli
     CHECK(algo["params"][0]["stack_defaults"] == nlohmann::json({{"rfc", 2.0}, {"linux", 2.0}, {"ns2", 1.0}}));
   }
   CHECK(vegas == 1);
-  CHECK(cubic == 1);
+  CHECK(cubic == 2);
+  // The TCP settings per stack and the link queues, as in the text listing.
+  std::map<std::string, nlohmann::json> settings;
+  for (const auto& st : json_listing["tcp_settings"])
+    settings[st["name"].get<std::string>()] = st;
+  REQUIRE(settings.count("rack") == 1);
+  CHECK(settings["rack"]["stack_defaults"] == nlohmann::json({{"rfc", false}, {"linux", true}, {"ns2", false}}));
+  CHECK(settings["rack"]["default"] == true);
+  CHECK(settings["min_rto"]["stack_defaults"]["linux"] == "200ms");
+  CHECK(settings["initial_window"]["stack_defaults"]["linux"] == 10);
+  std::vector<std::string> queues;
+  for (const auto& q : json_listing["link_queues"])
+    queues.push_back(q["name"]);
+  CHECK(queues == std::vector<std::string>{"drop-tail", "red", "marking", "queue", "dummynet"});
   const auto bad_set =
       run_command(kBinary + " run " + kSource + "/configs/demo.json --out /tmp/x --set /nope/deeper=1");
   CHECK(bad_set.exit_code == 1);

@@ -197,4 +197,14 @@ TEST_CASE("local congestion needs a drop-tail transmit queue at the first hop", 
   off.replace(off.find(access), access.size(),
               R"("access": {"rate": "10Mbps", "buffer": "1000pkt", "dummynet": {"tick": "1ms"}})");
   CHECK_NOTHROW(scenario_from(off));
+  // An AQM discipline drops at dequeue: its admission cannot tell the sender what it will lose.
+  for (const auto& [discipline, name] : {std::pair{"codel", "a CoDel queue"}, std::pair{"fq_codel", "an FQ-CoDel queue"},
+                                         std::pair{"pie", "a PIE queue"}}) {
+    std::string aqm = nic_limited(true);
+    aqm.replace(aqm.find(access), access.size(),
+                std::string(R"("access": {"rate": "10Mbps", "buffer": "1000pkt", "queue": {"discipline": ")") +
+                    discipline + R"("}})");
+    CHECK_THROWS_WITH(scenario_from(aqm), Catch::Contains("/flows/0") && Catch::Contains("local_congestion") &&
+                                              Catch::Contains(name));
+  }
 }
