@@ -82,6 +82,11 @@ LossResponse Cubic::on_loss(const FlowView& /*flow*/, const Window& w) {
   return {ssthresh, ssthresh};
 }
 
+void Cubic::on_tx_start(const FlowView& flow, Duration idle) {
+  if (epoch_start_ && idle > Duration::zero())
+    epoch_start_ = std::min(*epoch_start_ + idle, flow.now);
+}
+
 LossResponse Cubic::on_timeout(const FlowView& flow, const Window& w) {
   const LossResponse r = timeout_from_loss(flow, w);
   w_last_max_ = 0;

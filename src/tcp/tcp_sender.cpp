@@ -32,10 +32,12 @@ TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, std::shared_ptr<cons
       sack_(cfg_->sack),
       prr_on_(cfg_->prr),
       pacing_on_(cfg_->pacing),
-      extras_((cfg_->rack && cfg_->sack) || cfg_->prr || cfg_->slow_start_after_idle || !cfg_->rtt_every_ack),
+      extras_((cfg_->rack && cfg_->sack) || cfg_->prr || cfg_->slow_start_after_idle || !cfg_->rtt_every_ack ||
+              cc_->wants_tx_start()),
       idle_restart_(cfg_->slow_start_after_idle && !cc_->exempt_from_idle_restart()),
+      tx_start_events_(cc_->wants_tx_start()),
       send_events_(cc_->wants_send_events()),
-      dupack_threshold_(cfg_->dupack_threshold),
+      dupack_threshold_(static_cast<uint16_t>(cfg_->dupack_threshold)),
       packet_size_(cfg_->packet_size),
       ecn_(cfg_->ecn),
       receive_window_(cfg_->receive_window) {
@@ -116,6 +118,8 @@ cc::FlowView TcpSender::view() const {
   v.state = state_;
   v.cwnd_limited = cwnd_limited_;
   v.round = round_;
+  v.mss = cfg_->mss;
+  v.paced = pacing_on_;
   return v;
 }
 
@@ -200,6 +204,12 @@ Time TcpSender::send_batch() {
   if (idle_restart_ && snd_nxt_ == snd_una_ && last_send_ != Time::never() &&
       sim_.now() - last_send_ > rtt_.rto() && has_new_data()) {
     restart_after_idle();
+  }
+  // Linux's CA_EVENT_TX_START: new data with nothing in flight after an idle period (once
+  // per period, although a blocked send may come back here at the same instant).
+  if (tx_start_events_ && snd_nxt_ == snd_una_ && last_send_ != Time::never() && !tx_start_told_ && has_new_data()) {
+    tx_start_told_ = true;
+    cc_->on_tx_start(view(), sim_.now() - last_send_);
   }
   if (observer_ != nullptr) [[unlikely]]
     trace_window();
@@ -573,11 +583,16 @@ void TcpSender::on_rto_timer() {
   // RFC 5681 section 3.1: when a segment already retransmitted by the timer times out
   // again, ssthresh is held (Linux likewise recomputes it only on the first timeout).
   const bool repeated = state_ == cc::CaState::kLoss && snd_una_ == loss_una_;
+  // Linux tcp_enter_loss: "Reduce ssthresh if it has not yet been made inside this window":
+  // a timeout during a fast recovery keeps the recovery's ssthresh (the algorithm is still
+  // told, as Linux's set_state(TCP_CA_Loss) resets CUBIC's and Illinois' state).
+  const bool keep_reduction = state_ == cc::CaState::kRecovery && cfg_->rto_keeps_recovery_ssthresh;
   if (repeated) {
     w_.cwnd_pkts = 1;
   } else {
     const cc::LossResponse r = cc_->on_timeout(view(), w_);
-    w_.ssthresh_pkts = r.ssthresh_pkts;
+    if (!keep_reduction)
+      w_.ssthresh_pkts = r.ssthresh_pkts;
     w_.cwnd_pkts = std::max(r.cwnd_pkts, 1.0);
   }
   loss_una_ = snd_una_;

@@ -16,8 +16,10 @@ constexpr Duration kTlpDelayedAckAllowance = Duration::milliseconds(200);  // RF
 void TcpSender::on_transmit_extras(uint64_t seq, bool retransmission, bool arm_probe) {
   if (cfg_->prr && state_ == cc::CaState::kRecovery)
     prr_.out += 1;
-  if (cfg_->slow_start_after_idle)
+  if (cfg_->slow_start_after_idle || tx_start_events_) {
     last_send_ = sim_.now();
+    tx_start_told_ = false;
+  }
   if (!rtt_.every_ack()) {  // RFC 6298 / ns-2 timing: one new segment at a time, none across a retransmission
     if (retransmission)
       rtt_.stop_timing();

@@ -54,6 +54,9 @@ std::span<const TcpSetting> tcp_settings() {
        "Proportional Rate Reduction (RFC 6937, RFC 9937 reduction bound) paces the sends of fast recovery"},
       {"slow_start_after_idle", &TcpConfig::slow_start_after_idle, "", 0, 0, 0,
        "after an idle period longer than the RTO the window restarts (RFC 2861 as Linux's tcp_cwnd_restart)"},
+      {"rto_keeps_recovery_ssthresh", &TcpConfig::rto_keeps_recovery_ssthresh, "", 0, 0, 0,
+       "a timeout during fast recovery keeps the ssthresh the recovery set (Linux tcp_enter_loss); false: "
+       "the algorithm's timeout response from the window the recovery left (ns-2)"},
       {"pacing", &TcpConfig::pacing, "", 0, 0, 0,
        "pace data packets at 2 x cwnd/srtt while cwnd < ssthresh/2, else 1.2 x cwnd/srtt (Linux fq with "
        "tcp_pacing_ss_ratio/ca_ratio), unless the algorithm sets its own rate (FAST, BBR)"},

@@ -62,6 +62,8 @@ class CallCounter final : public cc::CongestionControl {
   [[nodiscard]] bool wants_timer() const override { return inner_->wants_timer(); }
   [[nodiscard]] bool wants_pacing() const override { return inner_->wants_pacing(); }
   [[nodiscard]] bool exempt_from_idle_restart() const override { return inner_->exempt_from_idle_restart(); }
+  [[nodiscard]] bool wants_tx_start() const override { return inner_->wants_tx_start(); }
+  void on_tx_start(const cc::FlowView& f, Duration idle) override { inner_->on_tx_start(f, idle); }
   void on_delivery(const cc::FlowView& f, cc::Window& w, const cc::AckEvent& a) override {
     inner_->on_delivery(f, w, a);
   }

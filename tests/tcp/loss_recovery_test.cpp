@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -316,6 +317,31 @@ TEST_CASE("SACK: after a timeout, a lost first segment sent after it starts a fa
   }
 }
 
+TEST_CASE("A timeout during fast recovery keeps the recovery's ssthresh with rto_keeps_recovery_ssthresh (Linux)",
+          "[tcp][sender][rto]") {
+  // Linux tcp_enter_loss reduces ssthresh only if it was not already reduced inside this
+  // window; ns-2 (and the rfc stack) halve the window the recovery left.
+  for (const bool keep : {true, false}) {
+    CAPTURE(keep);
+    tcp::TcpConfig cfg = config(false);
+    cfg.initial_window = 20;
+    cfg.rto_keeps_recovery_ssthresh = keep;
+    SenderHarness h(cfg);
+    h.start();  // 0..19; 0 is lost
+    h.run_until(ms(100));
+    for (uint64_t k = 2; k <= 4; ++k)
+      h.ack(0, {{1, k}});
+    REQUIRE(h.state() == cc::CaState::kRecovery);
+    REQUIRE(h.ssthresh() == 10);
+    while (h.sender().counters().timeouts == 0)  // the retransmission is lost too
+      h.advance(Duration::milliseconds(1));
+    CHECK(h.state() == cc::CaState::kLoss);
+    CHECK(h.cwnd() == 1);
+    CHECK(h.calls().timeout == 1);  // the algorithm is told either way
+    CHECK(h.ssthresh() == (keep ? 10 : 5));
+  }
+}
+
 TEST_CASE("PRR off: recovery sends what cwnd = ssthresh allows (control)", "[tcp][sender][prr]") {
   tcp::TcpConfig cfg = config(false, false);
   cfg.initial_window = 20;
@@ -408,6 +434,45 @@ TEST_CASE("Slow start after idle leaves BBR alone, as Linux does for an algorith
       CHECK(h.cwnd() == 10);
     }
   }
+}
+
+namespace {
+/// Fixed window; records on_tx_start calls.
+class TxStartRecorder final : public cc::CongestionControl {
+ public:
+  explicit TxStartRecorder(std::vector<Duration>* idles) : idles_(idles) {}
+  void on_ack(const cc::FlowView& /*f*/, cc::Window& /*w*/, const cc::AckEvent& /*a*/) override {}
+  cc::LossResponse on_loss(const cc::FlowView& /*f*/, const cc::Window& w) override {
+    return {w.cwnd_pkts / 2, w.cwnd_pkts / 2};
+  }
+  [[nodiscard]] bool wants_tx_start() const override { return true; }
+  void on_tx_start(const cc::FlowView& /*f*/, Duration idle) override { idles_->push_back(idle); }
+
+ private:
+  std::vector<Duration>* idles_;
+};
+}  // namespace
+
+TEST_CASE("The algorithm is told when data leaves again after the pipe emptied (CA_EVENT_TX_START)",
+          "[tcp][sender][idle]") {
+  // Once per idle period, with the time since the last data packet left; not while data is
+  // in flight, and not at the very first send.
+  std::vector<Duration> idles;
+  tcp::TcpConfig cfg;
+  SenderHarness h(cfg, std::make_unique<TxStartRecorder>(&idles), 0);
+  h.start();  // 0..9 at t = 0
+  CHECK(idles.empty());
+  h.run_until(ms(100));
+  h.sender().pause();
+  h.ack(10);  // everything acknowledged: the pipe is empty
+  CHECK(idles.empty());
+  h.run_until(ms(350));
+  h.sender().resume();  // new data 350 ms after the last send
+  REQUIRE(idles.size() == 1);
+  CHECK(idles[0] == Duration::milliseconds(350));
+  h.run_until(ms(400));
+  h.ack(12);  // data still in flight: nothing to tell
+  CHECK(idles.size() == 1);
 }
 
 TEST_CASE("Slow start after idle: a finite ssthresh rises to 3/4 of the window before the restart",

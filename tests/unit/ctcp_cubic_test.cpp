@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <optional>
 
 #include "../support/cc_driver.hpp"
 #include "fastsim/cc/ctcp.hpp"
@@ -319,6 +320,72 @@ TEST_CASE("CUBIC HyStart (Linux): a round's first samples above delay_min + clam
     CHECK(cubic(d).hystart().found());
     CHECK(d.w.ssthresh_pkts == 174);
   }
+}
+
+TEST_CASE("CUBIC HyStart (Linux): the ACK train's threshold includes hystart_ack_delay", "[cc][cubic][hystart]") {
+  // delay_min 4 ms, 100 ACKs 40 us apart: TCP's slow-start pacing rate 2 mss cwnd / srtt
+  // (73 MB/s at cwnd 100) makes 4 x 64 KB / rate more than 1 ms, so the cushion is 1 ms and
+  // the train must last (4 + 1) / 2 = 2.5 ms: the 64th ACK (63 x 40 us), cwnd 163 (with
+  // delay_min / 2 alone it was the 52nd, 151).
+  CcDriver d("cubic", {}, {{"hystart", "linux"}});
+  d.w = {100, cc::kInfiniteSsthresh};
+  d.round_trip(Duration::milliseconds(4));
+  CHECK(cubic(d).hystart().found());
+  CHECK(d.w.ssthresh_pkts == 163);
+}
+
+TEST_CASE("CUBIC HyStart (Linux): a round boundary on an ACK without an RTT sample still starts a round",
+          "[cc][cubic][hystart]") {
+  // Linux begins a round at the first ACK with a sample past the round's end. A round of 10
+  // ACKs 10 ms apart (no train) at 100 ms; its boundary ACK carries no sample (Karn); the
+  // next ACKs' samples are far above the delay threshold: the new round's minimum exceeds
+  // it once 8 have been taken. (Carried on in the old round, its 100-ms samples would keep
+  // the round's minimum below the threshold: no exit.)
+  CcDriver d("cubic", {}, {{"hystart", "linux"}});
+  d.w = {20, cc::kInfiniteSsthresh};
+  d.round_trip(kBase, 2);  // 20 -> 40; delay_min 100 ms
+  auto ack = [&d](std::optional<Duration> sample, bool round_start) {
+    d.now = d.now + Duration::milliseconds(10);
+    cc::AckEvent ev;
+    ev.newly_acked = 2;
+    ev.rtt_sample = sample;
+    ev.round_start = round_start;
+    d.cc->on_ack(d.view(), d.w, ev);
+  };
+  for (int i = 0; i < 9; ++i)
+    ack(kBase, false);
+  ack(std::nullopt, true);  // the boundary, without a sample
+  ack(Duration::milliseconds(150), false);
+  CHECK_FALSE(cubic(d).hystart().found());
+  for (int i = 0; i < 8; ++i)
+    ack(Duration::milliseconds(150), false);
+  CHECK(cubic(d).hystart().found());
+}
+
+TEST_CASE("CUBIC: after an idle period the epoch moves on by the idle time (Linux CA_EVENT_TX_START)",
+          "[cc][cubic]") {
+  // Two flows at the same point of one epoch (1 s in); one then idles 20 s (the
+  // application had nothing to send) and resumes: its window grows as the other's does
+  // over the next round, instead of jumping towards W(21 s) at 0.5 per packet.
+  CcDriver busy = cubic_after_loss(1000);
+  CcDriver idle = cubic_after_loss(1000);
+  run_for(busy, 1.0, kBase);
+  run_for(idle, 1.0, kBase);
+  REQUIRE(busy.w.cwnd_pkts == idle.w.cwnd_pkts);
+  const double before = idle.w.cwnd_pkts;
+  idle.now = idle.now + Duration::seconds_int(20);
+  idle.cc->on_tx_start(idle.view(), Duration::seconds_int(20));
+  busy.round_trip(kBase);
+  idle.round_trip(kBase);
+  INFO("busy " << busy.w.cwnd_pkts << ", after idle " << idle.w.cwnd_pkts << ", before " << before);
+  CHECK(idle.w.cwnd_pkts == Approx(busy.w.cwnd_pkts).epsilon(1e-9));
+  CHECK(idle.w.cwnd_pkts - before < 0.1 * before);
+  // Without the shift (no call) the pause counts in t: the window grows by half of itself.
+  CcDriver counted = cubic_after_loss(1000);
+  run_for(counted, 1.0, kBase);
+  counted.now = counted.now + Duration::seconds_int(20);
+  counted.round_trip(kBase);
+  CHECK(counted.w.cwnd_pkts > 1.4 * before);
 }
 
 TEST_CASE("CUBIC follows W(t) = C (t - K)^3 + W_max at w = 1000 and w = 10000", "[cc][cubic]") {

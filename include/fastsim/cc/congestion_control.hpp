@@ -69,6 +69,8 @@ struct FlowView {
   CaState state = CaState::kOpen;
   bool cwnd_limited = true;  ///< the window, not the application or rwnd, limited the last send
   uint64_t round = 0;        ///< RTT rounds completed (a round ends when its first packet is acked)
+  uint32_t mss = 1460;       ///< payload bytes per segment (the flow's mss)
+  bool paced = false;        ///< the sender paces every packet (the pacing switch, Linux fq)
 };
 
 /// The two window variables the algorithm owns.
@@ -178,6 +180,12 @@ class CongestionControl {
   /// Asked once, when the sender is built: true makes the sender keep the pacing state
   /// (set_pacing_rate) from the start; otherwise as wants_timer().
   [[nodiscard]] virtual bool wants_pacing() const { return false; }
+  /// Asked once, when the sender is built: true makes the sender call on_tx_start.
+  [[nodiscard]] virtual bool wants_tx_start() const { return false; }
+  /// Data is about to leave with nothing in flight, `idle` after the last data packet was
+  /// sent (Linux's CA_EVENT_TX_START with now - lsndtime): the application let the pipe
+  /// empty. Once per such start; only for an algorithm whose wants_tx_start() is true.
+  virtual void on_tx_start(const FlowView& /*flow*/, Duration /*idle*/) {}
   /// Asked once, when the sender is built: true exempts the algorithm from the sender's
   /// restart after idle (slow_start_after_idle): Linux's tcp_slow_start_after_idle_check
   /// skips algorithms with a cong_control hook, which set cwnd and the pacing rate from

@@ -10,8 +10,11 @@
 // - Fast convergence: a loss below the previous W_max sets W_max = w (1 + beta)/2.
 // - Loss: ssthresh = w beta_cubic. Timeout: the same ssthresh, then W_max and the epoch are
 //   reset (Linux bictcp_reset), so the next epoch starts with K = 0 at the window it has then.
-// - Slow start is standard (ABC, L = 2). Parameter hystart: "off" (default; RFC 8312
-//   does not use it) or "linux", Linux's HyStart (hystart.hpp: ACK-train and
+// - Idle: when data leaves again with nothing in flight, the epoch start moves on by the
+//   idle time (at most to now), so the curve continues where it stopped instead of
+//   counting the pause (Linux cubictcp_cwnd_event, CA_EVENT_TX_START).
+// - Slow start is standard (ABC, L = 2). Parameter hystart: "off" (RFC 8312 does not use
+//   it; the rfc and ns2 stacks' value) or "linux" (the linux stack's), Linux's HyStart (hystart.hpp: ACK-train and
 //   delay-increase detection end slow start with ssthresh = cwnd before a loss).
 #pragma once
 
@@ -37,6 +40,8 @@ class Cubic final : public CongestionControl {
   void on_ack(const FlowView& flow, Window& w, const AckEvent& ack) override;
   [[nodiscard]] LossResponse on_loss(const FlowView& flow, const Window& w) override;
   [[nodiscard]] LossResponse on_timeout(const FlowView& flow, const Window& w) override;
+  [[nodiscard]] bool wants_tx_start() const override { return true; }
+  void on_tx_start(const FlowView& flow, Duration idle) override;
   [[nodiscard]] std::span<const TraceColumn> trace_columns() const override;
 
  private:

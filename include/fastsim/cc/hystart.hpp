@@ -1,17 +1,20 @@
 // HyStart, the hybrid slow start of Linux's CUBIC (Ha & Rhee, "Taming the Elephants:
-// New TCP Slow Start", 2008/2011; net/ipv4/tcp_cubic.c as in Linux 5.7 to 6.x, whose
-// HyStart code has not changed since the 2020 rework; docs/algorithms.md "cubic").
+// New TCP Slow Start", 2008/2011; net/ipv4/tcp_cubic.c as in Linux 5.16 to 6.x: the 2020
+// rework of 5.7, with 5.8's curr_rtt fix and 5.16's round reset in hystart_update;
+// docs/algorithms.md "cubic").
 // In slow start, from a window of 16 packets on, per ACK with an RTT sample:
 // - ACK train: ACKs closer than 2 ms to the previous one continue the round's train;
-//   once the train has lasted more than delay_min / 2 since the round began, the
-//   window is taken to have reached the path's BDP.
+//   once the train has lasted more than (delay_min + ack_delay) / 2 since the round
+//   began (not halved when the sender paces), the window is taken to have reached the
+//   path's BDP. ack_delay is Linux's hystart_ack_delay, min(1 ms, 4 x 64 KB / pacing
+//   rate), with the rate TCP computes in slow start whether or not it paces
+//   (2 mss max(cwnd, in flight) / srtt).
 // - Delay increase: the smallest of the round's samples, once more than 8 were taken,
 //   exceeds delay_min + clamp(delay_min / 8, 4 ms, 16 ms).
 // Either sets ssthresh = cwnd (slow start ends at once). delay_min is the smallest
 // sample seen (Linux's ca->delay_min). A round begins with the first ACK past the
-// previous round's snd_nxt (the sender's round boundary). Not modelled: Linux's
-// TSO/GRO cushion hystart_ack_delay (up to 1 ms added to delay_min before halving;
-// fastsim has no segmentation offload) and the pacing variant (no halving when paced).
+// previous round's snd_nxt (the sender's round boundary), or the first ACK with an RTT
+// sample after it.
 #pragma once
 
 #include <optional>
@@ -40,6 +43,7 @@ class Hystart {
 
   bool found_ = false;
   bool started_ = false;
+  bool round_pending_ = false;  // a round boundary passed on an ACK without an RTT sample
   double exit_window_ = 0;
   std::optional<Duration> delay_min_;
   Time round_start_ = Time::zero();

@@ -35,6 +35,9 @@ struct TcpConfig {
   bool rack = false;              ///< RACK-TLP loss detection (RFC 8985); needs sack, ignored without
   bool prr = false;               ///< Proportional Rate Reduction in fast recovery (RFC 6937, RFC 9937 reduction bound)
   bool slow_start_after_idle = false;  ///< restart the window after an idle RTO (RFC 2861, Linux)
+  /// A timeout during fast recovery keeps the ssthresh the recovery set (Linux tcp_enter_loss);
+  /// false: the algorithm's timeout response from the window then (ns-2).
+  bool rto_keeps_recovery_ssthresh = false;
   bool pacing = false;  ///< pace at 2 (slow start) or 1.2 x cwnd/srtt unless the algorithm sets a rate (Linux fq)
   bool ecn = false;     ///< ECN (RFC 3168): ECT data, ECE echo, one reduction per window
   /// Not a scenario key: the receiver echoes CE exactly (RFC 8257 3.2); set with `ecn` for
