@@ -37,7 +37,7 @@ TcpSender::TcpSender(Simulator& sim, net::PacketPool& pool, std::shared_ptr<cons
       idle_restart_(cfg_->slow_start_after_idle && !cc_->exempt_from_idle_restart()),
       tx_start_events_(cc_->wants_tx_start()),
       send_events_(cc_->wants_send_events()),
-      dupack_threshold_(static_cast<uint16_t>(cfg_->dupack_threshold)),
+      dupack_threshold_(static_cast<uint16_t>(std::min<uint32_t>(cfg_->dupack_threshold, UINT16_MAX))),
       packet_size_(cfg_->packet_size),
       ecn_(cfg_->ecn),
       receive_window_(cfg_->receive_window) {
@@ -205,12 +205,6 @@ Time TcpSender::send_batch() {
       sim_.now() - last_send_ > rtt_.rto() && has_new_data()) {
     restart_after_idle();
   }
-  // Linux's CA_EVENT_TX_START: new data with nothing in flight after an idle period (once
-  // per period, although a blocked send may come back here at the same instant).
-  if (tx_start_events_ && snd_nxt_ == snd_una_ && last_send_ != Time::never() && !tx_start_told_ && has_new_data()) {
-    tx_start_told_ = true;
-    cc_->on_tx_start(view(), sim_.now() - last_send_);
-  }
   if (observer_ != nullptr) [[unlikely]]
     trace_window();
   // Nothing in the loop changes schedule_tlp's inputs but snd_nxt_ and (resending the
@@ -335,7 +329,11 @@ void TcpSender::receive(net::Packet* p) {
         sndcnt = std::max(sndcnt, 1.0);  // the fast retransmission leaves whatever PRR says (RFC 6675 4.3)
       w_.cwnd_pkts = std::max(pipe() + sndcnt, 1.0);
     } else if (prr_.out == 0) {
-      send_first_retransmission();  // a recovery started by an ACK that delivered nothing
+      // A recovery started by an ACK that delivered nothing (duplicate ACKs without SACK
+      // information): the retransmission alone, as from RACK's timer (no burst up to the
+      // loss response's window).
+      w_.cwnd_pkts = std::max(pipe(), 1.0);
+      send_first_retransmission();
     }
   }
   if (rate_ && rate_->pending())

@@ -16,10 +16,12 @@ constexpr Duration kTlpDelayedAckAllowance = Duration::milliseconds(200);  // RF
 void TcpSender::on_transmit_extras(uint64_t seq, bool retransmission, bool arm_probe) {
   if (cfg_->prr && state_ == cc::CaState::kRecovery)
     prr_.out += 1;
-  if (cfg_->slow_start_after_idle || tx_start_events_) {
+  // Linux's CA_EVENT_TX_START (tcp_event_data_sent): new data leaves with nothing in flight,
+  // told with the time since the last data packet left (not at the very first send).
+  if (tx_start_events_ && !retransmission && snd_nxt_ - snd_una_ == 1 && last_send_ != Time::never())
+    cc_->on_tx_start(view(), sim_.now() - last_send_);
+  if (cfg_->slow_start_after_idle || tx_start_events_)
     last_send_ = sim_.now();
-    tx_start_told_ = false;
-  }
   if (!rtt_.every_ack()) {  // RFC 6298 / ns-2 timing: one new segment at a time, none across a retransmission
     if (retransmission)
       rtt_.stop_timing();

@@ -11,6 +11,8 @@
 #include "../support/cc_driver.hpp"
 #include "fastsim/cc/ctcp.hpp"
 #include "fastsim/cc/cubic.hpp"
+#include "fastsim/cc/hystart.hpp"
+#include "fastsim/tcp/rtt_estimator.hpp"
 
 using namespace fastsim;
 using fastsim::testing::CcDriver;
@@ -332,6 +334,44 @@ TEST_CASE("CUBIC HyStart (Linux): the ACK train's threshold includes hystart_ack
   d.round_trip(Duration::milliseconds(4));
   CHECK(cubic(d).hystart().found());
   CHECK(d.w.ssthresh_pkts == 163);
+}
+
+TEST_CASE("CUBIC HyStart (Linux): a paced sender's ACK train must last the whole delay_min + ack_delay",
+          "[cc][cubic][hystart]") {
+  // The round of the test above (delay_min 4 ms, 100 ACKs 40 us apart) with the pacing
+  // switch on: Linux does not halve the threshold when sk_pacing_status is set, so the
+  // train needs 5 ms and the 3.96-ms round ends without an exit; unpaced it exits at 163.
+  for (const bool paced : {true, false}) {
+    CAPTURE(paced);
+    cc::Hystart hy;
+    cc::Window w{100, cc::kInfiniteSsthresh};
+    tcp::RttEstimator rtt{Duration::seconds_int(1), Duration::milliseconds(200), Duration::seconds_int(60)};
+    Time now = Time::zero();
+    const Duration sample = Duration::milliseconds(4);
+    for (int i = 0; i < 100 && !hy.found(); ++i) {
+      now = now + Duration::microseconds(40);
+      rtt.add_sample(sample);
+      cc::FlowView v;
+      v.now = now;
+      v.in_flight_pkts = w.cwnd_pkts;
+      v.rtt = &rtt.view();
+      v.paced = paced;
+      cc::AckEvent ev;
+      ev.newly_acked = 1;
+      ev.rtt_sample = sample;
+      hy.on_ack(v, w, ev, false);
+      if (!hy.found())
+        w.cwnd_pkts += 1;  // slow start, one packet per ACK
+    }
+    CHECK(hy.found() == !paced);
+    if (!paced)
+      CHECK(w.ssthresh_pkts == 163);
+  }
+}
+
+TEST_CASE("CUBIC asks for the sender's TX_START event (its epoch moves on after idle)", "[cc][cubic]") {
+  CHECK(fastsim::testing::make_algorithm("cubic")->wants_tx_start());
+  CHECK_FALSE(fastsim::testing::make_algorithm("reno")->wants_tx_start());
 }
 
 TEST_CASE("CUBIC HyStart (Linux): a round boundary on an ACK without an RTT sample still starts a round",

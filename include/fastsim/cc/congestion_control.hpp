@@ -70,7 +70,7 @@ struct FlowView {
   bool cwnd_limited = true;  ///< the window, not the application or rwnd, limited the last send
   uint64_t round = 0;        ///< RTT rounds completed (a round ends when its first packet is acked)
   uint32_t mss = 1460;       ///< payload bytes per segment (the flow's mss)
-  bool paced = false;        ///< the sender paces every packet (the pacing switch, Linux fq)
+  bool paced = false;        ///< the pacing switch is on (Linux fq); false for an algorithm's own rate (FAST, BBR)
 };
 
 /// The two window variables the algorithm owns.
@@ -182,9 +182,9 @@ class CongestionControl {
   [[nodiscard]] virtual bool wants_pacing() const { return false; }
   /// Asked once, when the sender is built: true makes the sender call on_tx_start.
   [[nodiscard]] virtual bool wants_tx_start() const { return false; }
-  /// Data is about to leave with nothing in flight, `idle` after the last data packet was
-  /// sent (Linux's CA_EVENT_TX_START with now - lsndtime): the application let the pipe
-  /// empty. Once per such start; only for an algorithm whose wants_tx_start() is true.
+  /// New data leaves with nothing in flight, `idle` after the last data packet left
+  /// (Linux's CA_EVENT_TX_START with now - lsndtime): the application let the pipe empty.
+  /// Called as the segment leaves; only for an algorithm whose wants_tx_start() is true.
   virtual void on_tx_start(const FlowView& /*flow*/, Duration /*idle*/) {}
   /// Asked once, when the sender is built: true exempts the algorithm from the sender's
   /// restart after idle (slow_start_after_idle): Linux's tcp_slow_start_after_idle_check

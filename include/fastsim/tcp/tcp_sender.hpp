@@ -348,12 +348,11 @@ class TcpSender final : public net::PacketSink, public cc::SenderControl {
   Time last_send_ = Time::never();   // slow_start_after_idle or tx_start_events_ only
   Time reduced_at_ = Time::zero();   // the current recovery's last window reduction
   bool resend_now_ = false;          // a reduction for a lost retransmission: resend at once
-  bool tx_start_told_ = false;       // on_tx_start was called for the idle period since last_send_
   const bool extras_;                // rack, prr, slow_start_after_idle is on or rtt_every_ack off
   const bool idle_restart_;          // slow_start_after_idle, and the algorithm is not exempt
   const bool tx_start_events_;       // the algorithm wants on_tx_start (asked once)
   const bool send_events_;           // the algorithm wants on_send (asked once)
-  const uint16_t dupack_threshold_;  // cfg.dupack_threshold, at most 1000 (hot, as sack_)
+  const uint16_t dupack_threshold_;  // cfg.dupack_threshold (1..1000 in scenarios; hot, as sack_)
 
   Time completion_time_ = Time::never();
   std::function<void()> on_complete_;
